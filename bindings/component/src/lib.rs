@@ -1,0 +1,236 @@
+//! The WebAssembly component: wit-bindgen glue and type conversion only.
+//! Every decision lives in the `mcp-errors` core crate.
+
+wit_bindgen::generate!({
+    path: "../../wit",
+    world: "mcp-errors",
+});
+
+use exports::mcp_errors::core::api::Guest;
+use exports::mcp_errors::core::types as wit;
+
+struct Component;
+
+export!(Component);
+
+impl Guest for Component {
+    fn classify(
+        raw: String,
+        options: wit::ClassifyOptions,
+    ) -> Result<wit::NormalizedError, wit::Error> {
+        let opts = classify_options(&options)?;
+        let n = mcp_errors::classify_str(&raw, &opts).map_err(to_wit_error)?;
+        Ok(to_wit_normalized(n))
+    }
+
+    fn classify_json(raw: String, options: wit::ClassifyOptions) -> Result<String, wit::Error> {
+        let opts = classify_options(&options)?;
+        mcp_errors::classify_str(&raw, &opts)
+            .map(|n| n.to_json())
+            .map_err(to_wit_error)
+    }
+
+    fn render(
+        error: wit::NormalizedError,
+        options: wit::RenderOptions,
+    ) -> Result<String, wit::Error> {
+        let n = from_wit_normalized(error)?;
+        mcp_errors::render(&n, &render_options(options)).map_err(to_wit_error)
+    }
+
+    fn classify_render(raw: String, options: wit::RenderOptions) -> Result<String, wit::Error> {
+        mcp_errors::classify_render(&raw, &render_options(options)).map_err(to_wit_error)
+    }
+
+    fn taxonomy() -> Vec<wit::CodeInfo> {
+        mcp_errors::TABLE
+            .iter()
+            .map(|info| wit::CodeInfo {
+                code: to_wit_code(info.code),
+                name: info.name.to_string(),
+                category: to_wit_category(info.category),
+                http_status: info.http_status,
+                grpc_code: info.grpc_code,
+                jsonrpc_code: info.jsonrpc_code,
+                retryable: info.retryable,
+                doc: info.doc.to_string(),
+            })
+            .collect()
+    }
+}
+
+fn to_wit_error(e: mcp_errors::Error) -> wit::Error {
+    match e {
+        mcp_errors::Error::InvalidJson(s) => wit::Error::InvalidJson(s),
+        mcp_errors::Error::InvalidInput(s) => wit::Error::InvalidInput(s),
+        mcp_errors::Error::InvalidOption(s) => wit::Error::InvalidOption(s),
+    }
+}
+
+fn classify_options(o: &wit::ClassifyOptions) -> Result<mcp_errors::ClassifyOptions, wit::Error> {
+    let now_ms = match &o.now {
+        Some(t) => Some(mcp_errors::parse_now(t).map_err(to_wit_error)?),
+        None => None,
+    };
+    Ok(mcp_errors::ClassifyOptions { now_ms })
+}
+
+fn render_options(o: wit::RenderOptions) -> mcp_errors::RenderOptions {
+    use mcp_errors::{Format, Profile, SpecRevision, Target};
+    mcp_errors::RenderOptions {
+        profile: match o.profile {
+            wit::Profile::Canonical => Profile::Canonical,
+            wit::Profile::ToolErrorV1 => Profile::ToolErrorV1,
+            wit::Profile::McpToolError => Profile::McpToolError,
+            wit::Profile::Text => Profile::Text,
+            wit::Profile::ErrorObject => Profile::ErrorObject,
+            wit::Profile::RpcEnvelope => Profile::RpcEnvelope,
+        },
+        format: match o.format {
+            wit::Format::Markdown => Format::Markdown,
+            wit::Format::Json => Format::Json,
+            wit::Format::Both => Format::Both,
+        },
+        spec: match o.spec {
+            wit::SpecRevision::V20250618 => SpecRevision::V20250618,
+            wit::SpecRevision::V20251125 => SpecRevision::V20251125,
+            wit::SpecRevision::V20260728 => SpecRevision::V20260728,
+        },
+        target: match o.target {
+            wit::Target::ToolResult => Target::ToolResult,
+            wit::Target::SoftResult => Target::SoftResult,
+            wit::Target::ProtocolError => Target::ProtocolError,
+            wit::Target::NeedsInput => Target::NeedsInput,
+            wit::Target::LogRecord => Target::LogRecord,
+        },
+        tool_name: o.tool_name,
+        now: o.now,
+        error_id: o.error_id,
+        output_schema: o.output_schema,
+    }
+}
+
+/// One arm per code; the compiler rejects a code added on one side only.
+fn to_wit_code(c: mcp_errors::Code) -> wit::ErrorCode {
+    use mcp_errors::Code as C;
+    use wit::ErrorCode as W;
+    match c {
+        C::Cancelled => W::Cancelled,
+        C::Timeout => W::Timeout,
+        C::InvalidArgument => W::InvalidArgument,
+        C::PayloadTooLarge => W::PayloadTooLarge,
+        C::NotFound => W::NotFound,
+        C::Gone => W::Gone,
+        C::AlreadyExists => W::AlreadyExists,
+        C::Conflict => W::Conflict,
+        C::FailedPrecondition => W::FailedPrecondition,
+        C::Unauthenticated => W::Unauthenticated,
+        C::PermissionDenied => W::PermissionDenied,
+        C::RateLimited => W::RateLimited,
+        C::QuotaExhausted => W::QuotaExhausted,
+        C::Unimplemented => W::Unimplemented,
+        C::Unavailable => W::Unavailable,
+        C::NetworkError => W::NetworkError,
+        C::UpstreamError => W::UpstreamError,
+        C::Internal => W::Internal,
+        C::Unknown => W::Unknown,
+    }
+}
+
+fn from_wit_code(c: wit::ErrorCode) -> mcp_errors::Code {
+    use mcp_errors::Code as C;
+    use wit::ErrorCode as W;
+    match c {
+        W::Cancelled => C::Cancelled,
+        W::Timeout => C::Timeout,
+        W::InvalidArgument => C::InvalidArgument,
+        W::PayloadTooLarge => C::PayloadTooLarge,
+        W::NotFound => C::NotFound,
+        W::Gone => C::Gone,
+        W::AlreadyExists => C::AlreadyExists,
+        W::Conflict => C::Conflict,
+        W::FailedPrecondition => C::FailedPrecondition,
+        W::Unauthenticated => C::Unauthenticated,
+        W::PermissionDenied => C::PermissionDenied,
+        W::RateLimited => C::RateLimited,
+        W::QuotaExhausted => C::QuotaExhausted,
+        W::Unimplemented => C::Unimplemented,
+        W::Unavailable => C::Unavailable,
+        W::NetworkError => C::NetworkError,
+        W::UpstreamError => C::UpstreamError,
+        W::Internal => C::Internal,
+        W::Unknown => C::Unknown,
+    }
+}
+
+fn to_wit_category(c: mcp_errors::Category) -> wit::Category {
+    use mcp_errors::Category as C;
+    match c {
+        C::Cancelled => wit::Category::Cancelled,
+        C::Client => wit::Category::Client,
+        C::Auth => wit::Category::Auth,
+        C::Limit => wit::Category::Limit,
+        C::Transient => wit::Category::Transient,
+        C::Server => wit::Category::Server,
+        C::Unknown => wit::Category::Unknown,
+    }
+}
+
+fn json_object(
+    field: &str,
+    text: Option<String>,
+) -> Result<Option<serde_json::Map<String, serde_json::Value>>, wit::Error> {
+    match text {
+        None => Ok(None),
+        Some(t) => match mcp_errors::parse_json(&t).map_err(to_wit_error)? {
+            serde_json::Value::Object(m) => Ok(Some(m)),
+            _ => Err(wit::Error::InvalidInput(format!(
+                "`{field}` must be a JSON object"
+            ))),
+        },
+    }
+}
+
+fn to_wit_normalized(n: mcp_errors::Normalized) -> wit::NormalizedError {
+    wit::NormalizedError {
+        code: to_wit_code(n.code),
+        category: to_wit_category(n.category),
+        retryable: n.retryable,
+        retry_after_ms: n.retry_after_ms,
+        http_status: n.http_status,
+        message: n.message,
+        tool: n.tool,
+        app_code: n.app_code,
+        app_type: n.app_type,
+        expected: n.expected,
+        details: n.details.map(|d| serde_json::Value::Object(d).to_string()),
+        suggestions: n.suggestions,
+        evidence: n.evidence,
+        original: n.original.map(|o| o.to_string()),
+    }
+}
+
+fn from_wit_normalized(e: wit::NormalizedError) -> Result<mcp_errors::Normalized, wit::Error> {
+    let code = from_wit_code(e.code);
+    let original = match e.original {
+        None => None,
+        Some(t) => Some(mcp_errors::parse_json(&t).map_err(to_wit_error)?),
+    };
+    Ok(mcp_errors::Normalized {
+        code,
+        // The category is the table's; a host cannot make them disagree.
+        category: code.info().category,
+        retryable: e.retryable,
+        retry_after_ms: e.retry_after_ms,
+        http_status: e.http_status,
+        message: e.message,
+        tool: e.tool,
+        app_code: e.app_code,
+        app_type: e.app_type,
+        expected: e.expected,
+        details: json_object("details", e.details)?,
+        suggestions: e.suggestions,
+        evidence: e.evidence,
+        original,
+    })
+}

@@ -1,0 +1,376 @@
+//! `classify`: a raw error (any JSON) in, one normalized error out.
+//!
+//! The raw error is read as a tree of nodes: the error itself, its `cause`
+//! chain and its `errors` members (AggregateError, ExceptionGroup). Every node
+//! yields *signals*: a candidate code with a strength and a line of evidence.
+//! The strongest signal wins (ties go to the outermost node); the signals that
+//! agree with it, and what decided retryability and the retry delay, become
+//! the `evidence`.
+
+use serde_json::{Map, Value};
+
+use crate::normalized::Normalized;
+use crate::signals::{self, Strength};
+use crate::taxonomy::Code;
+use crate::time;
+
+/// How far `cause` chains and `errors` members are followed.
+pub const MAX_DEPTH: usize = 16;
+/// How many nodes of a cause tree are read at most.
+pub const MAX_NODES: usize = 64;
+
+/// Options for classification: what the host knows that the core cannot.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClassifyOptions {
+    /// The current time in milliseconds since the epoch, for HTTP-date `Retry-After`.
+    pub now_ms: Option<i64>,
+}
+
+/// Raw-error fields the classifier reads; every other top-level field is kept in `details`.
+const KNOWN_FIELDS: &[&str] = &[
+    "status",
+    "statusCode",
+    "status_code",
+    "http_status",
+    "headers",
+    "body",
+    "response",
+    "original",
+    "name",
+    "code",
+    "errno",
+    "message",
+    "cause",
+    "errors",
+    "tool",
+    "app_code",
+    "app_type",
+    "details",
+    "suggestions",
+    "expected",
+    "retryable",
+    "retry_after_ms",
+    "category",
+    "evidence",
+    "stack",
+    "traceback",
+    "$metadata",
+];
+
+/// A candidate classification from one signal.
+#[derive(Debug, Clone)]
+pub(crate) struct Candidate {
+    pub code: Code,
+    pub strength: Strength,
+    pub depth: usize,
+    pub order: usize,
+    pub evidence: String,
+}
+
+/// Everything gathered while walking the raw error.
+#[derive(Debug, Default)]
+pub(crate) struct Gathered {
+    pub candidates: Vec<Candidate>,
+    /// Retry delay and its evidence; the first (outermost, most specific) wins.
+    pub retry_after: Option<(u64, String)>,
+    /// An explicit retryability verdict (header or hint) and its evidence.
+    pub retry_verdict: Option<(bool, String, u8)>,
+    /// A TLS certificate failure was seen (never retryable).
+    pub tls: Option<String>,
+    pub http_status: Option<u16>,
+    pub body_message: Option<String>,
+}
+
+impl Gathered {
+    pub(crate) fn push(&mut self, code: Code, strength: Strength, depth: usize, evidence: String) {
+        let order = self.candidates.len();
+        self.candidates.push(Candidate {
+            code,
+            strength,
+            depth,
+            order,
+            evidence,
+        });
+    }
+
+    pub(crate) fn retry_after(&mut self, ms: u64, evidence: String) {
+        if self.retry_after.is_none() {
+            self.retry_after = Some((ms, evidence));
+        }
+    }
+
+    /// Record an explicit retry verdict; a higher `rank` wins, then the first one.
+    pub(crate) fn verdict(&mut self, retry: bool, evidence: String, rank: u8) {
+        match &self.retry_verdict {
+            Some((_, _, r)) if *r >= rank => {}
+            _ => self.retry_verdict = Some((retry, evidence, rank)),
+        }
+    }
+}
+
+/// Classify a raw error given as JSON text.
+pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, crate::Error> {
+    let value = crate::parse_json(raw)?;
+    Ok(classify_value(&value, opts))
+}
+
+/// Classify a raw error given as a JSON value. Never fails: anything that is
+/// not an object is read as well as it can be (a string is a message, a number
+/// a code, an array the members of an aggregate).
+pub fn classify_value(value: &Value, opts: &ClassifyOptions) -> Normalized {
+    let owned;
+    let root: &Map<String, Value> = match value {
+        Value::Object(map) => map,
+        other => {
+            let mut map = Map::new();
+            match other {
+                Value::String(s) => {
+                    map.insert("message".into(), Value::String(s.clone()));
+                }
+                Value::Number(_) => {
+                    map.insert("code".into(), other.clone());
+                }
+                Value::Array(_) => {
+                    map.insert("errors".into(), other.clone());
+                }
+                _ => {}
+            }
+            owned = map;
+            &owned
+        }
+    };
+
+    let mut g = Gathered::default();
+    walk(root, opts, &mut g);
+
+    // The winner: strongest, then outermost, then first seen.
+    let winner = g
+        .candidates
+        .iter()
+        .min_by(|a, b| {
+            b.strength
+                .cmp(&a.strength)
+                .then(a.depth.cmp(&b.depth))
+                .then(a.order.cmp(&b.order))
+        })
+        .cloned();
+    let code = winner.as_ref().map_or(Code::Unknown, |c| c.code);
+    let info = code.info();
+
+    let mut evidence: Vec<String> = Vec::new();
+    let mut agreeing: Vec<&Candidate> = g.candidates.iter().filter(|c| c.code == code).collect();
+    agreeing.sort_by(|a, b| {
+        b.strength
+            .cmp(&a.strength)
+            .then(a.depth.cmp(&b.depth))
+            .then(a.order.cmp(&b.order))
+    });
+    for c in agreeing {
+        if !evidence.contains(&c.evidence) && evidence.len() < 6 {
+            evidence.push(c.evidence.clone());
+        }
+    }
+    if evidence.is_empty() {
+        evidence.push("no signal".into());
+    }
+
+    let mut retryable = info.retryable;
+    if let Some(tls) = &g.tls {
+        if code == Code::NetworkError {
+            retryable = false;
+            if !evidence.contains(tls) {
+                evidence.push(tls.clone());
+            }
+        }
+    }
+    if let Some((verdict, ev, _)) = &g.retry_verdict {
+        retryable = *verdict;
+        evidence.push(ev.clone());
+    }
+    let retry_after_ms = g.retry_after.as_ref().map(|(ms, ev)| {
+        evidence.push(ev.clone());
+        *ms
+    });
+
+    let hints = signals::hints(root);
+    let message = compose_message(root, &g, info.doc);
+    let details = collect_details(root);
+    let original = signals::original(root);
+
+    Normalized {
+        code,
+        category: info.category,
+        retryable,
+        retry_after_ms,
+        http_status: g.http_status,
+        message,
+        tool: hints.tool,
+        app_code: hints.app_code,
+        app_type: hints.app_type,
+        expected: hints.expected,
+        details,
+        suggestions: hints.suggestions,
+        evidence,
+        original,
+    }
+}
+
+/// Walk the error, its causes and its members, breadth first and bounded.
+fn walk(root: &Map<String, Value>, opts: &ClassifyOptions, g: &mut Gathered) {
+    let mut queue: std::collections::VecDeque<(&Map<String, Value>, usize, String)> =
+        std::collections::VecDeque::new();
+    queue.push_back((root, 0, String::new()));
+    let mut seen = 0usize;
+    while let Some((node, depth, path)) = queue.pop_front() {
+        seen += 1;
+        if seen > MAX_NODES {
+            break;
+        }
+        signals::read_node(node, depth, &path, opts, g);
+        if depth >= MAX_DEPTH {
+            continue;
+        }
+        if let Some(Value::Object(cause)) = node.get("cause") {
+            queue.push_back((cause, depth + 1, join(&path, "cause")));
+        } else if let Some(Value::String(s)) = node.get("cause") {
+            // A cause given as bare text (e.g. Python's str(exc.__cause__)):
+            // read it as a message-only error.
+            let mut text_node = Map::new();
+            text_node.insert("message".into(), Value::String(s.clone()));
+            seen += 1;
+            signals::read_node(&text_node, depth + 1, &join(&path, "cause"), opts, g);
+        }
+        if let Some(Value::Array(members)) = node.get("errors") {
+            for (i, m) in members.iter().enumerate().take(MAX_NODES) {
+                if let Value::Object(member) = m {
+                    queue.push_back((member, depth + 1, join(&path, &format!("errors[{i}]"))));
+                }
+            }
+        }
+    }
+}
+
+fn join(path: &str, step: &str) -> String {
+    if path.is_empty() {
+        step.to_string()
+    } else {
+        format!("{path}.{step}")
+    }
+}
+
+/// Messages that say nothing beyond "something under me failed".
+fn is_wrapper_message(m: &str) -> bool {
+    let l = m.trim().to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "" | "fetch failed"
+            | "failed to fetch"
+            | "network error"
+            | "networkerror when attempting to fetch resource."
+            | "load failed"
+            | "network request failed"
+            | "error"
+            | "unknown error"
+            | "aggregateerror"
+    )
+}
+
+fn text_of(node: &Map<String, Value>, key: &str) -> Option<String> {
+    match node.get(key)? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        _ => None,
+    }
+}
+
+/// The message: the error's own, then what the upstream body said, then the
+/// first informative cause; the code's documentation line if nothing speaks.
+fn compose_message(root: &Map<String, Value>, g: &Gathered, fallback: &str) -> String {
+    let own = text_of(root, "message");
+    let mut message = match (&own, &g.body_message) {
+        (Some(m), Some(b)) if !is_wrapper_message(m) && !m.contains(b.as_str()) => {
+            format!("{m}: {b}")
+        }
+        (Some(m), _) if !is_wrapper_message(m) => m.clone(),
+        (_, Some(b)) => b.clone(),
+        (Some(m), None) => m.clone(),
+        (None, None) => String::new(),
+    };
+    if is_wrapper_message(&message) {
+        // Follow the cause chain (or the first member) to something informative.
+        let mut node = root;
+        for _ in 0..MAX_DEPTH {
+            let next = match node.get("cause") {
+                Some(Value::Object(c)) => c,
+                Some(Value::String(s)) if !s.trim().is_empty() => {
+                    message = join_message(&message, s.trim());
+                    break;
+                }
+                _ => match node.get("errors") {
+                    Some(Value::Array(a)) => match a.first() {
+                        Some(Value::Object(c)) => c,
+                        _ => break,
+                    },
+                    _ => break,
+                },
+            };
+            if let Some(m) = text_of(next, "message") {
+                if !is_wrapper_message(&m) {
+                    message = join_message(&message, &m);
+                    break;
+                }
+            }
+            node = next;
+        }
+    }
+    if message.trim().is_empty() {
+        fallback.to_string()
+    } else {
+        message
+    }
+}
+
+fn join_message(outer: &str, inner: &str) -> String {
+    if outer.trim().is_empty() {
+        inner.to_string()
+    } else {
+        format!("{}: {inner}", outer.trim())
+    }
+}
+
+/// The author's `details` (an object; anything else is kept under `value`)
+/// plus every top-level field the classifier does not read.
+fn collect_details(root: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut details = match root.get("details") {
+        Some(Value::Object(m)) => m.clone(),
+        Some(Value::Null) | None => Map::new(),
+        Some(other) => {
+            let mut m = Map::new();
+            m.insert("value".into(), other.clone());
+            m
+        }
+    };
+    for (k, v) in root {
+        if !KNOWN_FIELDS.contains(&k.as_str()) && !details.contains_key(k) {
+            details.insert(k.clone(), v.clone());
+        }
+    }
+    if details.is_empty() {
+        None
+    } else {
+        Some(details)
+    }
+}
+
+/// Parse a `Retry-After` value: delay seconds or an HTTP-date (needs `now`).
+pub(crate) fn parse_retry_after(v: &str, now_ms: Option<i64>) -> Option<u64> {
+    let v = v.trim();
+    if let Ok(secs) = v.parse::<f64>() {
+        if secs.is_finite() && secs >= 0.0 {
+            return Some((secs * 1000.0).min(u64::MAX as f64 / 2.0) as u64);
+        }
+        return None;
+    }
+    let at = time::parse_http_date(v)?;
+    let now = now_ms?;
+    Some(at.saturating_sub(now).max(0) as u64)
+}

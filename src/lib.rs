@@ -1,0 +1,61 @@
+//! # mcp-errors
+//!
+//! Turn any failure inside an MCP tool into one canonical error ([`classify`])
+//! and render it as the exact result shape an MCP client expects ([`render`]).
+//!
+//! This crate is the pure core: no I/O, no clock, no wasm code. The same code
+//! runs natively, inside the WebAssembly component (`bindings/component`), and
+//! therefore in every host of that component.
+//!
+//! ```
+//! use mcp_errors::{classify_str, ClassifyOptions, Code};
+//! let n = classify_str(r#"{"status": 429, "headers": {"Retry-After": "30"}}"#,
+//!                      &ClassifyOptions::default()).unwrap();
+//! assert_eq!(n.code, Code::RateLimited);
+//! assert!(n.retryable);
+//! assert_eq!(n.retry_after_ms, Some(30_000));
+//! ```
+
+mod classify;
+mod error;
+mod normalized;
+pub mod render;
+mod signals;
+pub mod taxonomy;
+pub mod time;
+
+pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};
+pub use error::Error;
+pub use normalized::Normalized;
+pub use render::{render, Format, Profile, RenderOptions, SpecRevision, Target};
+pub use taxonomy::{Category, Code, CodeInfo, TABLE};
+
+/// The largest raw input accepted, in bytes (16 MiB).
+pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
+
+/// Parse JSON input with the library's limits, as a typed error on failure.
+pub fn parse_json(raw: &str) -> Result<serde_json::Value, Error> {
+    if raw.len() > MAX_INPUT_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "input is {} bytes; the limit is {MAX_INPUT_BYTES}",
+            raw.len()
+        )));
+    }
+    serde_json::from_str(raw).map_err(|e| Error::InvalidJson(e.to_string()))
+}
+
+/// Classify a raw error and render it in one call.
+pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Error> {
+    let now_ms = match &options.now {
+        Some(t) => Some(parse_now(t)?),
+        None => None,
+    };
+    let normalized = classify_str(raw, &ClassifyOptions { now_ms })?;
+    render(&normalized, options)
+}
+
+/// Parse a host-supplied RFC 3339 time, as a typed option error on failure.
+pub fn parse_now(t: &str) -> Result<i64, Error> {
+    time::parse_rfc3339(t)
+        .ok_or_else(|| Error::InvalidOption(format!("`now` is not an RFC 3339 time: {t:?}")))
+}

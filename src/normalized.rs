@@ -1,0 +1,63 @@
+//! The normalized error: the output of `classify`, the input of `render`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::taxonomy::{Category, Code};
+
+/// One canonical error. Serializes to the canonical JSON the CLIs print;
+/// absent values are omitted, never written as `null`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Normalized {
+    /// The canonical code.
+    pub code: Code,
+    /// The code's category (always the table's).
+    pub category: Category,
+    /// Whether retrying the same call may succeed.
+    pub retryable: bool,
+    /// How long to wait before retrying, when the error said so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+    /// The HTTP status observed in the raw error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// The human-readable message.
+    pub message: String,
+    /// The tool that failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The tool author's own code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_code: Option<String>,
+    /// The tool author's own error type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_type: Option<String>,
+    /// True for a deliberate error whose message is safe to show.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub expected: bool,
+    /// Structured details (an object).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Map<String, Value>>,
+    /// Actionable recovery steps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
+    /// The signals that decided the classification.
+    #[serde(default)]
+    pub evidence: Vec<String>,
+    /// The upstream response `{status, body}`, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<Value>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Normalized {
+    /// The canonical JSON text (one line, fields in a fixed order).
+    pub fn to_json(&self) -> String {
+        // Serializing this struct cannot fail: every key is a string and every
+        // value is plain data.
+        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+    }
+}

@@ -1,0 +1,1293 @@
+//! The signals one node of a raw error gives, and the lookup tables behind them.
+//!
+//! Strengths order the signals: an explicit canonical code beats a provider's
+//! specific reason in the body, which beats a library's error code, which beats
+//! an exception class name, which beats a bare HTTP status, which beats a guess
+//! from the message text.
+
+use serde_json::{Map, Value};
+
+use crate::classify::{parse_retry_after, ClassifyOptions, Gathered};
+use crate::taxonomy::{Code, GRPC_NAMES};
+
+/// How decisive a signal is. Higher wins.
+pub(crate) type Strength = u8;
+
+const EXPLICIT: Strength = 100;
+const VALIDATION: Strength = 85;
+const BODY_SPECIFIC: Strength = 82;
+const BODY_REASON: Strength = 80;
+const PROVIDER: Strength = 78;
+const SYS_CODE: Strength = 70;
+const RPC_CODE: Strength = 62;
+const NAME: Strength = 60;
+const RATELIMIT_HEADER: Strength = 55;
+const MESSAGE_CODE: Strength = 52;
+const HTTP: Strength = 50;
+const HTTP_FROM_BODY: Strength = 45;
+const WRAPPER: Strength = 30;
+const MESSAGE_GUESS: Strength = 20;
+const WEAK: Strength = 15;
+const GENERIC: Strength = 10;
+
+use Code::*;
+
+/// Node.js / libuv / undici / axios / TLS error codes.
+static SYS_CODES: &[(&str, Code)] = &[
+    ("ECONNRESET", NetworkError),
+    ("ECONNREFUSED", NetworkError),
+    ("ECONNABORTED", Timeout),
+    ("EPIPE", NetworkError),
+    ("ENOTFOUND", NetworkError),
+    ("EAI_AGAIN", NetworkError),
+    ("EAI_FAIL", NetworkError),
+    ("EAI_NONAME", NetworkError),
+    ("EHOSTUNREACH", NetworkError),
+    ("EHOSTDOWN", NetworkError),
+    ("ENETUNREACH", NetworkError),
+    ("ENETDOWN", NetworkError),
+    ("ENETRESET", NetworkError),
+    ("EPROTO", NetworkError),
+    ("ETIMEDOUT", Timeout),
+    ("ESOCKETTIMEDOUT", Timeout),
+    ("ETIMEOUT", Timeout),
+    ("ERR_SOCKET_CONNECTION_TIMEOUT", Timeout),
+    ("ENOENT", NotFound),
+    ("EACCES", PermissionDenied),
+    ("EPERM", PermissionDenied),
+    ("EEXIST", AlreadyExists),
+    ("ENOTDIR", InvalidArgument),
+    ("EISDIR", InvalidArgument),
+    ("EINVAL", InvalidArgument),
+    ("ENAMETOOLONG", InvalidArgument),
+    ("ENOTEMPTY", FailedPrecondition),
+    ("EROFS", FailedPrecondition),
+    ("ENOSPC", QuotaExhausted),
+    ("EDQUOT", QuotaExhausted),
+    ("EMFILE", Unavailable),
+    ("ENFILE", Unavailable),
+    ("EBUSY", Unavailable),
+    ("EAGAIN", Unavailable),
+    ("EFBIG", PayloadTooLarge),
+    ("E2BIG", PayloadTooLarge),
+    ("ERR_INVALID_ARG_TYPE", InvalidArgument),
+    ("ERR_INVALID_ARG_VALUE", InvalidArgument),
+    ("ERR_INVALID_URL", InvalidArgument),
+    ("ERR_OUT_OF_RANGE", InvalidArgument),
+    ("ERR_MISSING_ARGS", InvalidArgument),
+    ("ERR_STREAM_PREMATURE_CLOSE", NetworkError),
+    ("ERR_HTTP2_STREAM_ERROR", NetworkError),
+    ("ERR_HTTP2_GOAWAY_SESSION", NetworkError),
+    ("ABORT_ERR", Timeout),
+    // undici
+    ("UND_ERR_CONNECT_TIMEOUT", Timeout),
+    ("UND_ERR_HEADERS_TIMEOUT", Timeout),
+    ("UND_ERR_BODY_TIMEOUT", Timeout),
+    ("UND_ERR_SOCKET", NetworkError),
+    ("UND_ERR_CLOSED", NetworkError),
+    ("UND_ERR_DESTROYED", NetworkError),
+    ("UND_ERR_ABORTED", Timeout),
+    ("UND_ERR_INVALID_ARG", InvalidArgument),
+    ("UND_ERR_NOT_SUPPORTED", Unimplemented),
+    ("UND_ERR_RES_EXCEEDED_MAX_SIZE", PayloadTooLarge),
+    ("UND_ERR_REQ_CONTENT_LENGTH_MISMATCH", Internal),
+    ("UND_ERR_RES_CONTENT_LENGTH_MISMATCH", UpstreamError),
+    ("UND_ERR_BPL_MISSING_UPSTREAM", Unavailable),
+    ("UND_ERR_INFO", UpstreamError),
+    // axios
+    ("ERR_NETWORK", NetworkError),
+    ("ERR_CANCELED", Cancelled),
+    ("ERR_FR_TOO_MANY_REDIRECTS", UpstreamError),
+    ("ERR_BAD_OPTION", InvalidArgument),
+    ("ERR_BAD_OPTION_VALUE", InvalidArgument),
+    ("ERR_NOT_SUPPORT", Unimplemented),
+];
+
+/// Codes that only say "the response was bad": weaker than the status they carry.
+static WEAK_CODES: &[(&str, Code)] = &[
+    ("ERR_BAD_RESPONSE", UpstreamError),
+    ("ERR_BAD_REQUEST", InvalidArgument),
+    ("UND_ERR_RESPONSE_STATUS_CODE", UpstreamError),
+];
+
+/// TLS certificate failures: a network error that retrying will not fix.
+static TLS_CODES: &[&str] = &[
+    "CERT_HAS_EXPIRED",
+    "CERT_NOT_YET_VALID",
+    "CERT_REVOKED",
+    "CERT_UNTRUSTED",
+    "CERT_SIGNATURE_FAILURE",
+    "DEPTH_ZERO_SELF_SIGNED_CERT",
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+    "UNABLE_TO_GET_ISSUER_CERT",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "ERR_TLS_CERT_ALTNAME_INVALID",
+    "HOSTNAME_MISMATCH",
+];
+
+static TLS_MESSAGES: &[&str] = &[
+    "certificate_verify_failed",
+    "certificate verify failed",
+    "certificate has expired",
+    "self signed certificate",
+    "self-signed certificate",
+    "unable to verify the first certificate",
+    "unable to get local issuer certificate",
+    "does not match certificate",
+    "hostname mismatch",
+];
+
+/// Linux errno numbers (Python `OSError.errno`).
+static ERRNO: &[(i64, &str)] = &[
+    (1, "EPERM"),
+    (2, "ENOENT"),
+    (11, "EAGAIN"),
+    (13, "EACCES"),
+    (16, "EBUSY"),
+    (17, "EEXIST"),
+    (20, "ENOTDIR"),
+    (21, "EISDIR"),
+    (22, "EINVAL"),
+    (24, "EMFILE"),
+    (28, "ENOSPC"),
+    (30, "EROFS"),
+    (32, "EPIPE"),
+    (36, "ENAMETOOLONG"),
+    (39, "ENOTEMPTY"),
+    (101, "ENETUNREACH"),
+    (103, "ECONNABORTED"),
+    (104, "ECONNRESET"),
+    (110, "ETIMEDOUT"),
+    (111, "ECONNREFUSED"),
+    (113, "EHOSTUNREACH"),
+];
+
+/// Exception / error class names (JS, DOMException, Python builtins, requests,
+/// httpx, urllib3, aiohttp, botocore, google-api-core, OpenAI/Anthropic SDKs).
+/// Matched on the full dotted name, then on its last segment.
+static NAMES: &[(&str, Code, Strength)] = &[
+    ("TimeoutError", Timeout, NAME),
+    ("AbortError", Timeout, NAME),
+    ("CancelledError", Cancelled, NAME),
+    ("KeyboardInterrupt", Cancelled, NAME),
+    ("ConnectionError", NetworkError, NAME),
+    ("ConnectionRefusedError", NetworkError, NAME),
+    ("ConnectionResetError", NetworkError, NAME),
+    ("ConnectionAbortedError", NetworkError, NAME),
+    ("BrokenPipeError", NetworkError, NAME),
+    ("FileNotFoundError", NotFound, NAME),
+    ("FileExistsError", AlreadyExists, NAME),
+    ("PermissionError", PermissionDenied, NAME),
+    ("IsADirectoryError", InvalidArgument, NAME),
+    ("NotADirectoryError", InvalidArgument, NAME),
+    ("ValueError", InvalidArgument, NAME),
+    ("UnicodeDecodeError", InvalidArgument, NAME),
+    ("NotImplementedError", Unimplemented, NAME),
+    ("gaierror", NetworkError, NAME),
+    ("socket.timeout", Timeout, NAME),
+    ("SSLCertVerificationError", NetworkError, NAME),
+    ("SSLError", NetworkError, NAME),
+    // requests
+    ("ConnectTimeout", Timeout, NAME),
+    ("ReadTimeout", Timeout, NAME),
+    ("WriteTimeout", Timeout, NAME),
+    ("PoolTimeout", Timeout, NAME),
+    ("Timeout", Timeout, NAME),
+    ("TimeoutException", Timeout, NAME),
+    ("TooManyRedirects", UpstreamError, NAME),
+    ("InvalidURL", InvalidArgument, NAME),
+    ("MissingSchema", InvalidArgument, NAME),
+    ("InvalidSchema", InvalidArgument, NAME),
+    ("InvalidHeader", InvalidArgument, NAME),
+    ("URLRequired", InvalidArgument, NAME),
+    ("UnsupportedProtocol", InvalidArgument, NAME),
+    ("ChunkedEncodingError", NetworkError, NAME),
+    ("ContentDecodingError", UpstreamError, NAME),
+    ("DecodingError", UpstreamError, NAME),
+    ("JSONDecodeError", UpstreamError, NAME),
+    // httpx
+    ("ConnectError", NetworkError, NAME),
+    ("ReadError", NetworkError, NAME),
+    ("WriteError", NetworkError, NAME),
+    ("NetworkError", NetworkError, NAME),
+    ("CloseError", NetworkError, NAME),
+    ("RemoteProtocolError", NetworkError, NAME),
+    ("ProxyError", NetworkError, NAME),
+    ("LocalProtocolError", Internal, NAME),
+    // urllib3
+    ("ReadTimeoutError", Timeout, NAME),
+    ("ConnectTimeoutError", Timeout, NAME),
+    ("NewConnectionError", NetworkError, NAME),
+    ("NameResolutionError", NetworkError, NAME),
+    ("ProtocolError", NetworkError, NAME),
+    ("LocationParseError", InvalidArgument, NAME),
+    ("MaxRetryError", NetworkError, WRAPPER),
+    ("RetryError", Unavailable, WRAPPER),
+    // aiohttp
+    ("ClientConnectorError", NetworkError, NAME),
+    ("ClientConnectionError", NetworkError, NAME),
+    ("ServerDisconnectedError", NetworkError, NAME),
+    ("ClientOSError", NetworkError, NAME),
+    ("ClientPayloadError", NetworkError, NAME),
+    ("ServerTimeoutError", Timeout, NAME),
+    ("ConnectionTimeoutError", Timeout, NAME),
+    ("SocketTimeoutError", Timeout, NAME),
+    // botocore
+    ("EndpointConnectionError", NetworkError, NAME),
+    ("ConnectionClosedError", NetworkError, NAME),
+    ("NoCredentialsError", Unauthenticated, NAME),
+    ("PartialCredentialsError", Unauthenticated, NAME),
+    // OpenAI / Anthropic SDKs
+    ("BadRequestError", InvalidArgument, NAME),
+    ("AuthenticationError", Unauthenticated, NAME),
+    ("PermissionDeniedError", PermissionDenied, NAME),
+    ("NotFoundError", NotFound, NAME),
+    ("ConflictError", Conflict, NAME),
+    ("UnprocessableEntityError", InvalidArgument, NAME),
+    ("RateLimitError", RateLimited, NAME),
+    ("InternalServerError", UpstreamError, NAME),
+    ("OverloadedError", Unavailable, NAME),
+    ("APIConnectionError", NetworkError, NAME),
+    ("APITimeoutError", Timeout, NAME),
+    // google-api-core
+    ("TooManyRequests", RateLimited, NAME),
+    ("ResourceExhausted", RateLimited, NAME),
+    ("ServiceUnavailable", Unavailable, NAME),
+    ("DeadlineExceeded", Timeout, NAME),
+    ("NotFound", NotFound, NAME),
+    ("Forbidden", PermissionDenied, NAME),
+    ("PermissionDenied", PermissionDenied, NAME),
+    ("Unauthenticated", Unauthenticated, NAME),
+    ("Unauthorized", Unauthenticated, NAME),
+    ("UnauthorizedError", Unauthenticated, NAME),
+    ("BadRequest", InvalidArgument, NAME),
+    ("InvalidArgument", InvalidArgument, NAME),
+    ("Conflict", Conflict, NAME),
+    ("Aborted", Conflict, NAME),
+    ("AlreadyExists", AlreadyExists, NAME),
+    ("FailedPrecondition", FailedPrecondition, NAME),
+    ("BadGateway", UpstreamError, NAME),
+    ("GatewayTimeout", Timeout, NAME),
+    ("MethodNotImplemented", Unimplemented, NAME),
+    // DOMException names
+    ("NotAllowedError", PermissionDenied, NAME),
+    ("SecurityError", PermissionDenied, NAME),
+    ("QuotaExceededError", QuotaExhausted, NAME),
+    ("InvalidStateError", FailedPrecondition, NAME),
+    ("NotSupportedError", Unimplemented, NAME),
+    // validation
+    ("ZodError", InvalidArgument, VALIDATION),
+    ("ValidationError", InvalidArgument, NAME),
+    // node-fetch
+    ("FetchError", NetworkError, WRAPPER),
+    // programming errors inside the tool
+    ("TypeError", Internal, GENERIC),
+    ("ReferenceError", Internal, GENERIC),
+    ("RangeError", Internal, GENERIC),
+    ("SyntaxError", Internal, GENERIC),
+    ("AttributeError", Internal, GENERIC),
+    ("KeyError", Internal, GENERIC),
+    ("IndexError", Internal, GENERIC),
+    ("NameError", Internal, GENERIC),
+    ("UnboundLocalError", Internal, GENERIC),
+    ("AssertionError", Internal, GENERIC),
+    ("ZeroDivisionError", Internal, GENERIC),
+    ("RecursionError", Internal, GENERIC),
+    ("RuntimeError", Internal, GENERIC),
+    ("ImportError", Internal, GENERIC),
+    ("ModuleNotFoundError", Internal, GENERIC),
+    ("MemoryError", Internal, GENERIC),
+    ("OverflowError", Internal, GENERIC),
+];
+
+/// Full dotted names whose last segment alone would mislead.
+static DOTTED: &[(&str, Code, Strength)] = &[
+    ("pydantic.ValidationError", InvalidArgument, VALIDATION),
+    ("pydantic_core.ValidationError", InvalidArgument, VALIDATION),
+    (
+        "pydantic_core._pydantic_core.ValidationError",
+        InvalidArgument,
+        VALIDATION,
+    ),
+    (
+        "jsonschema.exceptions.ValidationError",
+        InvalidArgument,
+        VALIDATION,
+    ),
+    ("requests.exceptions.ConnectionError", NetworkError, NAME),
+    ("requests.exceptions.HTTPError", UpstreamError, WEAK),
+    ("httpx.HTTPStatusError", UpstreamError, WEAK),
+    ("aiohttp.ClientResponseError", UpstreamError, WEAK),
+    (
+        "google.api_core.exceptions.InternalServerError",
+        UpstreamError,
+        NAME,
+    ),
+    ("asyncio.TimeoutError", Timeout, NAME),
+    ("asyncio.CancelledError", Cancelled, NAME),
+    ("concurrent.futures.TimeoutError", Timeout, NAME),
+    ("socket.timeout", Timeout, NAME),
+    ("socket.gaierror", NetworkError, NAME),
+];
+
+/// AWS error codes (`__type`, `Code`, `Error.Code`, SDK v3 `name`).
+static AWS: &[(&str, Code)] = &[
+    ("ThrottlingException", RateLimited),
+    ("Throttling", RateLimited),
+    ("ThrottledException", RateLimited),
+    ("TooManyRequestsException", RateLimited),
+    ("RequestLimitExceeded", RateLimited),
+    ("SlowDown", RateLimited),
+    ("ProvisionedThroughputExceededException", RateLimited),
+    ("RequestThrottled", RateLimited),
+    ("RequestThrottledException", RateLimited),
+    ("BandwidthLimitExceeded", RateLimited),
+    ("EC2ThrottledException", RateLimited),
+    ("PriorRequestNotComplete", RateLimited),
+    ("LimitExceededException", QuotaExhausted),
+    ("ServiceQuotaExceededException", QuotaExhausted),
+    ("AccessDenied", PermissionDenied),
+    ("AccessDeniedException", PermissionDenied),
+    ("UnauthorizedOperation", PermissionDenied),
+    ("UnrecognizedClientException", Unauthenticated),
+    ("InvalidClientTokenId", Unauthenticated),
+    ("ExpiredToken", Unauthenticated),
+    ("ExpiredTokenException", Unauthenticated),
+    ("InvalidSignatureException", Unauthenticated),
+    ("SignatureDoesNotMatch", Unauthenticated),
+    ("MissingAuthenticationToken", Unauthenticated),
+    ("InvalidAccessKeyId", Unauthenticated),
+    ("ResourceNotFoundException", NotFound),
+    ("NoSuchKey", NotFound),
+    ("NoSuchBucket", NotFound),
+    ("NotFoundException", NotFound),
+    ("ValidationException", InvalidArgument),
+    ("InvalidParameterValue", InvalidArgument),
+    ("InvalidParameterValueException", InvalidArgument),
+    ("InvalidParameterException", InvalidArgument),
+    ("SerializationException", InvalidArgument),
+    ("ConditionalCheckFailedException", FailedPrecondition),
+    ("PreconditionFailed", FailedPrecondition),
+    ("ResourceInUseException", Conflict),
+    ("ConflictException", Conflict),
+    ("TransactionConflictException", Conflict),
+    ("ResourceAlreadyExistsException", AlreadyExists),
+    ("AlreadyExistsException", AlreadyExists),
+    ("BucketAlreadyExists", AlreadyExists),
+    ("ServiceUnavailable", Unavailable),
+    ("ServiceUnavailableException", Unavailable),
+    ("InternalFailure", UpstreamError),
+    ("InternalServerError", UpstreamError),
+    ("InternalServerException", UpstreamError),
+    ("RequestTimeout", Timeout),
+    ("RequestTimeoutException", Timeout),
+    ("EntityTooLarge", PayloadTooLarge),
+];
+
+/// Provider error `type` / `code` strings (OpenAI, Anthropic, Stripe). They agree where they overlap.
+static PROVIDER_CODES: &[(&str, Code)] = &[
+    ("rate_limit_error", RateLimited),
+    ("rate_limit_exceeded", RateLimited),
+    ("rate_limit", RateLimited),
+    ("insufficient_quota", QuotaExhausted),
+    ("billing_error", QuotaExhausted),
+    ("overloaded_error", Unavailable),
+    ("authentication_error", Unauthenticated),
+    ("invalid_api_key", Unauthenticated),
+    ("permission_error", PermissionDenied),
+    ("not_found_error", NotFound),
+    ("resource_missing", NotFound),
+    ("model_not_found", NotFound),
+    ("invalid_request_error", InvalidArgument),
+    ("context_length_exceeded", InvalidArgument),
+    ("request_too_large", PayloadTooLarge),
+    ("api_error", UpstreamError),
+    ("server_error", UpstreamError),
+    ("timeout_error", Timeout),
+    ("idempotency_error", Conflict),
+    ("lock_timeout", Conflict),
+    ("card_error", FailedPrecondition),
+    ("card_declined", FailedPrecondition),
+];
+
+/// Kubernetes `Status.reason`.
+static K8S: &[(&str, Code)] = &[
+    ("NotFound", NotFound),
+    ("AlreadyExists", AlreadyExists),
+    ("Conflict", Conflict),
+    ("Forbidden", PermissionDenied),
+    ("Unauthorized", Unauthenticated),
+    ("Invalid", InvalidArgument),
+    ("BadRequest", InvalidArgument),
+    ("Gone", Gone),
+    ("Expired", Gone),
+    ("TooManyRequests", RateLimited),
+    ("ServiceUnavailable", Unavailable),
+    ("Timeout", Timeout),
+    ("ServerTimeout", Timeout),
+    ("InternalError", UpstreamError),
+    ("MethodNotAllowed", InvalidArgument),
+    ("NotAcceptable", InvalidArgument),
+    ("RequestEntityTooLarge", PayloadTooLarge),
+    ("UnsupportedMediaType", InvalidArgument),
+];
+
+/// Google legacy `error.errors[].reason` and `ErrorInfo.reason`.
+static GOOGLE_REASONS: &[(&str, Code)] = &[
+    ("rateLimitExceeded", RateLimited),
+    ("userRateLimitExceeded", RateLimited),
+    ("RATE_LIMIT_EXCEEDED", RateLimited),
+    ("quotaExceeded", QuotaExhausted),
+    ("dailyLimitExceeded", QuotaExhausted),
+    ("RESOURCE_QUOTA_EXCEEDED", QuotaExhausted),
+    ("insufficientPermissions", PermissionDenied),
+    ("forbidden", PermissionDenied),
+    ("IAM_PERMISSION_DENIED", PermissionDenied),
+    ("authError", Unauthenticated),
+    ("API_KEY_INVALID", Unauthenticated),
+    ("ACCESS_TOKEN_EXPIRED", Unauthenticated),
+    ("notFound", NotFound),
+    ("backendError", Unavailable),
+    ("SERVICE_DISABLED", FailedPrecondition),
+    ("API_KEY_SERVICE_BLOCKED", PermissionDenied),
+];
+
+fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
+    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+/// The JSON-RPC / MCP error code mapping.
+pub(crate) fn from_jsonrpc(code: i64) -> Option<Code> {
+    Some(match code {
+        -32700 | -32600 | -32602 => InvalidArgument,
+        -32601 => Unimplemented,
+        -32603 => Internal,
+        // MCP SDKs: ConnectionClosed, RequestTimeout; MCP: resource not found, URL elicitation required.
+        -32000 => NetworkError,
+        -32001 => Timeout,
+        -32002 => NotFound,
+        -32042 => FailedPrecondition,
+        // LSP-style request cancelled / content modified.
+        -32800 => Cancelled,
+        -32801 => Conflict,
+        _ => return None,
+    })
+}
+
+fn as_i64(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+                .map(|f| f as i64)
+        }),
+        Value::String(s) => {
+            let t = s.trim();
+            if !t.is_empty()
+                && t.len() <= 6
+                && t.trim_start_matches('-')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+            {
+                t.parse().ok()
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+fn status_of(v: Option<&Value>) -> Option<u16> {
+    let n = as_i64(v?)?;
+    if (100..=599).contains(&n) {
+        Some(n as u16)
+    } else {
+        None
+    }
+}
+
+fn str_of<'a>(node: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    match node.get(key)? {
+        Value::String(s) => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+/// Headers as lower-cased (name, value) pairs, from an object or a list of pairs.
+pub(crate) fn headers_of(v: Option<&Value>) -> Vec<(String, String)> {
+    fn text(v: &Value) -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Array(a) => Some(a.iter().filter_map(text).collect::<Vec<_>>().join(", ")),
+            _ => None,
+        }
+    }
+    let mut out = Vec::new();
+    match v {
+        Some(Value::Object(m)) => {
+            for (k, v) in m.iter().take(1000) {
+                if let Some(t) = text(v) {
+                    out.push((k.to_ascii_lowercase(), t));
+                }
+            }
+        }
+        Some(Value::Array(a)) => {
+            for pair in a.iter().take(1000) {
+                match pair {
+                    Value::Array(p) if p.len() == 2 => {
+                        if let (Some(Value::String(k)), Some(t)) =
+                            (p.first(), p.get(1).and_then(text))
+                        {
+                            out.push((k.to_ascii_lowercase(), t));
+                        }
+                    }
+                    Value::Object(o) => {
+                        if let (Some(Value::String(k)), Some(t)) =
+                            (o.get("name"), o.get("value").and_then(text))
+                        {
+                            out.push((k.to_ascii_lowercase(), t));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.trim())
+}
+
+/// The body: a JSON value, or a string that holds JSON.
+fn body_value(v: &Value) -> Option<Value> {
+    match v {
+        Value::String(s) => {
+            let t = s.trim_start();
+            if (t.starts_with('{') || t.starts_with('[')) && s.len() <= crate::MAX_INPUT_BYTES {
+                serde_json::from_str(s).ok()
+            } else {
+                None
+            }
+        }
+        Value::Null => None,
+        other => Some(other.clone()),
+    }
+}
+
+/// The response-like object of a node: `response` (axios, requests, httpx) or `original`.
+fn response_of(node: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    match node.get("response").or_else(|| node.get("original")) {
+        Some(Value::Object(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// Read one node of the raw error.
+pub(crate) fn read_node(
+    node: &Map<String, Value>,
+    depth: usize,
+    path: &str,
+    opts: &ClassifyOptions,
+    g: &mut Gathered,
+) {
+    let ev = |s: String| {
+        if path.is_empty() {
+            s
+        } else {
+            format!("{path}: {s}")
+        }
+    };
+    let response = response_of(node);
+
+    // HTTP status.
+    let status = status_of(node.get("status"))
+        .or_else(|| status_of(node.get("statusCode")))
+        .or_else(|| status_of(node.get("status_code")))
+        .or_else(|| status_of(node.get("http_status")))
+        .or_else(|| {
+            response.and_then(|r| {
+                status_of(r.get("status"))
+                    .or_else(|| status_of(r.get("statusCode")))
+                    .or_else(|| status_of(r.get("status_code")))
+            })
+        })
+        .or_else(|| match node.get("$metadata") {
+            Some(Value::Object(m)) => status_of(m.get("httpStatusCode")),
+            _ => None,
+        });
+    if let Some(s) = status {
+        if g.http_status.is_none() {
+            g.http_status = Some(s);
+        }
+        if let Some(code) = Code::from_http(s) {
+            g.push(code, HTTP, depth, ev(format!("http {s}")));
+        }
+    }
+
+    // Headers.
+    let mut headers = headers_of(node.get("headers"));
+    if let Some(r) = response {
+        headers.extend(headers_of(r.get("headers")));
+    }
+    read_headers(&headers, status, depth, &ev, opts, g);
+
+    // Explicit and library codes.
+    if let Some(code) = node.get("code") {
+        read_code(code, status, node, depth, &ev, g);
+    }
+    if let Some(errno) = node.get("errno").and_then(as_i64) {
+        if let Some(name) = ERRNO.iter().find(|(n, _)| *n == errno).map(|(_, s)| *s) {
+            if let Some(code) = lookup(SYS_CODES, name) {
+                g.push(code, SYS_CODE, depth, ev(format!("errno {errno} {name}")));
+            }
+        }
+    }
+
+    // Class name.
+    let name = str_of(node, "name").map(str::trim).unwrap_or("");
+    if !name.is_empty() {
+        read_name(name, node, depth, &ev, g);
+    }
+
+    // Body (the node's own, or its response's data/body).
+    let body = node.get("body").and_then(body_value).or_else(|| {
+        response.and_then(|r| r.get("data").or_else(|| r.get("body")).and_then(body_value))
+    });
+    if let Some(Value::Object(b)) = &body {
+        read_body(b, status, depth, &ev, opts, g);
+    }
+    // A node that is itself a provider body (e.g. the OpenAI SDK's `error` field copied up).
+    if depth == 0 || body.is_none() {
+        if let Some(Value::Object(inner)) = node.get("error") {
+            read_body_error(inner, node, depth, &ev, g);
+        }
+    }
+    if node.contains_key("issues") && matches!(node.get("issues"), Some(Value::Array(_))) {
+        g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
+    }
+
+    // Message text.
+    if let Some(m) = str_of(node, "message") {
+        read_message(m, status, depth, &ev, g);
+    }
+
+    // Author hints on retryability.
+    if depth == 0 {
+        if let Some(Value::Bool(b)) = node.get("retryable") {
+            g.verdict(*b, format!("hint retryable {b}"), 3);
+        }
+        if let Some(ms) = node.get("retry_after_ms").and_then(Value::as_u64) {
+            g.retry_after(ms, format!("hint retry_after_ms {ms}"));
+        }
+    }
+}
+
+fn read_headers(
+    headers: &[(String, String)],
+    status: Option<u16>,
+    depth: usize,
+    ev: &dyn Fn(String) -> String,
+    opts: &ClassifyOptions,
+    g: &mut Gathered,
+) {
+    if headers.is_empty() {
+        return;
+    }
+    if let Some(v) = header(headers, "retry-after-ms") {
+        if let Ok(ms) = v.parse::<f64>() {
+            if ms.is_finite() && ms >= 0.0 {
+                g.retry_after(ms as u64, ev(format!("retry-after-ms {}", ms as u64)));
+            }
+        }
+    }
+    if let Some(v) = header(headers, "retry-after") {
+        if let Some(ms) = parse_retry_after(v, opts.now_ms) {
+            g.retry_after(ms, ev(format!("retry-after {}", fmt_delay(ms))));
+        }
+    }
+    for name in ["x-should-retry", "stripe-should-retry"] {
+        if let Some(v) = header(headers, name) {
+            match v.to_ascii_lowercase().as_str() {
+                "true" => g.verdict(true, ev(format!("{name} true")), 2),
+                "false" => g.verdict(false, ev(format!("{name} false")), 2),
+                _ => {}
+            }
+        }
+    }
+    if let Some(v) =
+        header(headers, "x-ratelimit-remaining").or_else(|| header(headers, "ratelimit-remaining"))
+    {
+        if v.trim() == "0" && matches!(status, None | Some(403) | Some(429)) {
+            g.push(
+                RateLimited,
+                RATELIMIT_HEADER,
+                depth,
+                ev("x-ratelimit-remaining 0".into()),
+            );
+        }
+    }
+}
+
+/// A delay for evidence: whole seconds as `26s`, otherwise milliseconds.
+pub(crate) fn fmt_delay(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}
+
+fn read_code(
+    code: &Value,
+    status: Option<u16>,
+    node: &Map<String, Value>,
+    depth: usize,
+    ev: &dyn Fn(String) -> String,
+    g: &mut Gathered,
+) {
+    match code {
+        Value::String(s) => {
+            let s = s.trim();
+            if let Some(c) = Code::from_name(s) {
+                let strength = if c == Unknown { GENERIC } else { EXPLICIT };
+                g.push(c, strength, depth, ev(format!("code {s}")));
+            } else if TLS_CODES.contains(&s) {
+                g.push(NetworkError, SYS_CODE, depth, ev(format!("code {s}")));
+                g.tls
+                    .get_or_insert_with(|| ev(format!("tls certificate {s}")));
+            } else if let Some(c) = lookup(SYS_CODES, s) {
+                g.push(c, SYS_CODE, depth, ev(format!("code {s}")));
+            } else if let Some(c) = lookup(WEAK_CODES, s) {
+                g.push(c, WEAK, depth, ev(format!("code {s}")));
+            } else if let Some(c) = Code::from_grpc_name(s) {
+                g.push(c, RPC_CODE, depth, ev(format!("grpc {s}")));
+            } else if let Some(c) = lookup(AWS, s) {
+                g.push(c, PROVIDER, depth, ev(format!("aws {s}")));
+            } else if let Some(c) = lookup(PROVIDER_CODES, s) {
+                g.push(c, BODY_SPECIFIC, depth, ev(format!("error code {s}")));
+            } else if let Some(n) = as_i64(code) {
+                read_numeric_code(n, status, node, depth, ev, g);
+            }
+        }
+        Value::Number(_) => {
+            if let Some(n) = as_i64(code) {
+                read_numeric_code(n, status, node, depth, ev, g);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn read_numeric_code(
+    n: i64,
+    status: Option<u16>,
+    node: &Map<String, Value>,
+    depth: usize,
+    ev: &dyn Fn(String) -> String,
+    g: &mut Gathered,
+) {
+    if (-32768..=-32000).contains(&n) || n == -32800 || n == -32801 {
+        if let Some(c) = from_jsonrpc(n) {
+            g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
+        }
+    } else if (1..=16).contains(&n) && status.is_none() {
+        // A gRPC status code (grpc-js and grpcio put it in `code`).
+        if let Some(c) = Code::from_grpc(n) {
+            g.push(
+                c,
+                RPC_CODE,
+                depth,
+                ev(format!("grpc {n} {}", GRPC_NAMES[n as usize])),
+            );
+        }
+    } else if (400..=599).contains(&n) && status.is_none() {
+        if g.http_status.is_none() {
+            g.http_status = Some(n as u16);
+        }
+        if let Some(c) = Code::from_http(n as u16) {
+            g.push(c, HTTP_FROM_BODY, depth, ev(format!("http {n}")));
+        }
+    }
+    let _ = node;
+}
+
+fn read_name(
+    name: &str,
+    node: &Map<String, Value>,
+    depth: usize,
+    ev: &dyn Fn(String) -> String,
+    g: &mut Gathered,
+) {
+    let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+    let hit = DOTTED
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, c, s)| (*c, *s))
+        .or_else(|| {
+            NAMES
+                .iter()
+                .find(|(n, _, _)| *n == name || *n == last)
+                .map(|(_, c, s)| (*c, *s))
+        })
+        .or_else(|| lookup(AWS, last).map(|c| (c, PROVIDER)));
+    let message = str_of(node, "message").unwrap_or("");
+    match hit {
+        // A TypeError from fetch is a network failure, not a bug.
+        Some((_, GENERIC)) if last == "TypeError" && is_network_message(message) => {
+            g.push(
+                NetworkError,
+                WRAPPER,
+                depth,
+                ev(format!("name {name} ({})", message.trim())),
+            );
+        }
+        Some((code, strength)) => {
+            // pydantic / zod validation errors carry their members.
+            let strength =
+                if last == "ValidationError" && node.get("errors").is_some_and(Value::is_array) {
+                    VALIDATION
+                } else {
+                    strength
+                };
+            g.push(code, strength, depth, ev(format!("name {name}")));
+        }
+        None => {}
+    }
+    if last.contains("SSLCertVerificationError")
+        || (last.contains("SSLError") && is_tls_message(message))
+    {
+        g.tls
+            .get_or_insert_with(|| ev(format!("tls certificate {last}")));
+    }
+}
+
+fn is_network_message(m: &str) -> bool {
+    let l = m.trim().to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "fetch failed"
+            | "failed to fetch"
+            | "network error"
+            | "networkerror when attempting to fetch resource."
+            | "load failed"
+            | "network request failed"
+    )
+}
+
+fn is_tls_message(m: &str) -> bool {
+    let l = m.to_ascii_lowercase();
+    TLS_MESSAGES.iter().any(|p| l.contains(p))
+}
+
+fn read_message(
+    m: &str,
+    status: Option<u16>,
+    depth: usize,
+    ev: &dyn Fn(String) -> String,
+    g: &mut Gathered,
+) {
+    let m = m.trim();
+    // "MCP error -32001: Request timed out"
+    if let Some(rest) = m.strip_prefix("MCP error ") {
+        if let Some(n) = rest
+            .split(':')
+            .next()
+            .and_then(|n| n.trim().parse::<i64>().ok())
+        {
+            if let Some(c) = from_jsonrpc(n) {
+                g.push(c, MESSAGE_CODE, depth, ev(format!("message jsonrpc {n}")));
+            }
+        }
+    }
+    // grpc-js: "14 UNAVAILABLE: No connection established"
+    if let Some((head, _)) = m.split_once(": ") {
+        if let Some((num, name)) = head.split_once(' ') {
+            if let Ok(n) = num.parse::<usize>() {
+                if GRPC_NAMES.get(n) == Some(&name) {
+                    if let Some(c) = Code::from_grpc(n as i64) {
+                        g.push(
+                            c,
+                            MESSAGE_CODE,
+                            depth,
+                            ev(format!("message grpc {n} {name}")),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if is_tls_message(m) {
+        g.push(
+            NetworkError,
+            MESSAGE_CODE,
+            depth,
+            ev("message tls certificate".into()),
+        );
+        g.tls.get_or_insert_with(|| ev("tls certificate".into()));
+    }
+    // Node system errors spell their code in the message: "connect ECONNREFUSED 127.0.0.1:80".
+    for word in m
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .take(64)
+    {
+        if word.len() >= 5
+            && word.starts_with('E')
+            && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        {
+            if let Some(c) = lookup(SYS_CODES, word) {
+                g.push(c, MESSAGE_GUESS + 20, depth, ev(format!("message {word}")));
+                break;
+            }
+        }
+    }
+    let l = m.to_ascii_lowercase();
+    if l.contains("rate limit") || l.contains("too many requests") || l.contains("ratelimit") {
+        // A 403 that says "rate limit" is a rate limit (GitHub); a 429 already is one.
+        let strength = if status == Some(403) {
+            RATELIMIT_HEADER
+        } else {
+            MESSAGE_GUESS
+        };
+        g.push(
+            RateLimited,
+            strength,
+            depth,
+            ev("message rate limit".into()),
+        );
+    } else if l.contains("quota") && (l.contains("exceeded") || l.contains("exhausted")) {
+        let strength = if matches!(status, Some(403) | Some(429)) {
+            RATELIMIT_HEADER
+        } else {
+            MESSAGE_GUESS
+        };
+        g.push(QuotaExhausted, strength, depth, ev("message quota".into()));
+    } else if l.contains("timed out") || l.contains("timeout") || l.contains("deadline exceeded") {
+        g.push(Timeout, MESSAGE_GUESS, depth, ev("message timeout".into()));
+    } else if l.contains("overloaded") {
+        g.push(
+            Unavailable,
+            MESSAGE_GUESS,
+            depth,
+            ev("message overloaded".into()),
+        );
+    }
+}
+
+fn read_body(
+    b: &Map<String, Value>,
+    status: Option<u16>,
+    depth: usize,
+    ev: &dyn Fn(String) -> String,
+    opts: &ClassifyOptions,
+    g: &mut Gathered,
+) {
+    // Kubernetes Status.
+    if str_of(b, "kind") == Some("Status") {
+        if let Some(reason) = str_of(b, "reason") {
+            if let Some(c) = lookup(K8S, reason) {
+                g.push(c, BODY_REASON, depth, ev(format!("k8s reason {reason}")));
+            }
+        }
+        if status.is_none() {
+            if let Some(s) = status_of(b.get("code")) {
+                g.http_status.get_or_insert(s);
+                if let Some(c) = Code::from_http(s) {
+                    g.push(c, HTTP_FROM_BODY, depth, ev(format!("http {s}")));
+                }
+            }
+        }
+        if let Some(Value::Object(d)) = b.get("details") {
+            if let Some(secs) = d.get("retryAfterSeconds").and_then(Value::as_u64) {
+                g.retry_after(
+                    secs.saturating_mul(1000),
+                    ev(format!("retryAfterSeconds {secs}")),
+                );
+            }
+        }
+        set_body_message(g, str_of(b, "message"));
+        return;
+    }
+    // RFC 9457 problem details.
+    if b.contains_key("title") || (b.contains_key("type") && b.contains_key("detail")) {
+        if let Some(s) = status_of(b.get("status")) {
+            if status.is_none() {
+                g.http_status.get_or_insert(s);
+                if let Some(c) = Code::from_http(s) {
+                    g.push(c, HTTP_FROM_BODY, depth, ev(format!("problem+json {s}")));
+                }
+            }
+        }
+        set_body_message(g, str_of(b, "detail").or_else(|| str_of(b, "title")));
+    }
+    // FastAPI / pydantic 422: {"detail": [{"loc": …, "msg": …, "type": …}]}
+    if let Some(Value::Array(items)) = b.get("detail") {
+        if items
+            .iter()
+            .any(|i| i.get("loc").is_some() && i.get("msg").is_some())
+        {
+            g.push(
+                InvalidArgument,
+                VALIDATION,
+                depth,
+                ev("validation errors".into()),
+            );
+            set_body_message(
+                g,
+                items
+                    .first()
+                    .and_then(|i| i.get("msg"))
+                    .and_then(Value::as_str),
+            );
+        }
+    }
+    // AWS JSON protocols.
+    for key in ["__type", "Code", "code"] {
+        if let Some(t) = str_of(b, key) {
+            let t = t.rsplit('#').next().unwrap_or(t);
+            let t = t.split(':').next().unwrap_or(t);
+            if let Some(c) = lookup(AWS, t) {
+                g.push(c, PROVIDER, depth, ev(format!("aws {t}")));
+                set_body_message(g, str_of(b, "message").or_else(|| str_of(b, "Message")));
+                break;
+            }
+        }
+    }
+    if let Some(Value::Object(e)) = b.get("Error") {
+        if let Some(t) = str_of(e, "Code") {
+            if let Some(c) = lookup(AWS, t) {
+                g.push(c, PROVIDER, depth, ev(format!("aws {t}")));
+            }
+        }
+        set_body_message(g, str_of(e, "Message"));
+    }
+    // Google, OpenAI, Anthropic, Stripe, JSON-RPC: {"error": {…}}.
+    if let Some(Value::Object(e)) = b.get("error") {
+        read_body_error(e, b, depth, ev, g);
+    } else if let Some(Value::String(e)) = b.get("error") {
+        // {"error": "invalid_grant", "error_description": "…"} (OAuth) and friends.
+        if let Some(c) = lookup(PROVIDER_CODES, e) {
+            g.push(c, BODY_SPECIFIC, depth, ev(format!("error {e}")));
+        } else if matches!(
+            e.as_str(),
+            "invalid_grant" | "invalid_token" | "invalid_client" | "unauthorized_client"
+        ) {
+            g.push(
+                Unauthenticated,
+                BODY_SPECIFIC,
+                depth,
+                ev(format!("oauth {e}")),
+            );
+        } else if e == "insufficient_scope" || e == "access_denied" {
+            g.push(
+                PermissionDenied,
+                BODY_SPECIFIC,
+                depth,
+                ev(format!("oauth {e}")),
+            );
+        }
+        set_body_message(
+            g,
+            str_of(b, "error_description")
+                .or_else(|| str_of(b, "message"))
+                .or(Some(e.as_str())),
+        );
+    } else {
+        // A JSON-RPC error object given directly, or a bare {code, message}.
+        if let Some(n) = b.get("code").and_then(as_i64) {
+            if let Some(c) = from_jsonrpc(n) {
+                g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
+            }
+        }
+        set_body_message(
+            g,
+            str_of(b, "message")
+                .or_else(|| str_of(b, "detail").filter(|_| !b.contains_key("title"))),
+        );
+    }
+    if let Some(Value::Array(_)) = b.get("issues") {
+        g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
+    }
+    let _ = opts;
+}
+
+fn set_body_message(g: &mut Gathered, m: Option<&str>) {
+    if g.body_message.is_none() {
+        if let Some(m) = m.map(str::trim).filter(|m| !m.is_empty()) {
+            g.body_message = Some(m.to_string());
+        }
+    }
+}
+
+/// `{"error": {…}}` bodies: Google (status, details), OpenAI / Anthropic / Stripe
+/// (type, code), JSON-RPC (numeric code).
+fn read_body_error(
+    e: &Map<String, Value>,
+    outer: &Map<String, Value>,
+    depth: usize,
+    ev: &dyn Fn(String) -> String,
+    g: &mut Gathered,
+) {
+    let _ = outer;
+    // Google: {"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [...]}}
+    let google_status = str_of(e, "status").and_then(|s| Code::from_grpc_name(s).map(|c| (s, c)));
+    let mut quota_failure = false;
+    let mut retry_info = false;
+    if let Some(Value::Array(details)) = e.get("details") {
+        for d in details.iter().take(32) {
+            let Some(d) = d.as_object() else { continue };
+            let ty = str_of(d, "@type").unwrap_or("");
+            if ty.ends_with("google.rpc.RetryInfo") {
+                if let Some(ms) = d.get("retryDelay").and_then(parse_duration) {
+                    retry_info = true;
+                    g.retry_after(ms, ev(format!("RetryInfo {}", fmt_delay(ms))));
+                }
+            } else if ty.ends_with("google.rpc.QuotaFailure") {
+                quota_failure = true;
+            } else if ty.ends_with("google.rpc.ErrorInfo") {
+                if let Some(reason) = str_of(d, "reason") {
+                    if let Some(c) = lookup(GOOGLE_REASONS, reason) {
+                        g.push(c, BODY_SPECIFIC, depth, ev(format!("ErrorInfo {reason}")));
+                    }
+                }
+            }
+        }
+    }
+    if let Some((s, c)) = google_status {
+        g.push(c, BODY_REASON, depth, ev(format!("google status {s}")));
+    }
+    if quota_failure {
+        // A per-minute quota says when to come back (RetryInfo); a spent budget does not.
+        let c = if retry_info {
+            RateLimited
+        } else {
+            QuotaExhausted
+        };
+        g.push(c, BODY_SPECIFIC, depth, ev("QuotaFailure".into()));
+    }
+    if let Some(Value::Array(errors)) = e.get("errors") {
+        for item in errors.iter().take(8) {
+            if let Some(reason) = item.get("reason").and_then(Value::as_str) {
+                if let Some(c) = lookup(GOOGLE_REASONS, reason) {
+                    g.push(
+                        c,
+                        BODY_SPECIFIC,
+                        depth,
+                        ev(format!("google reason {reason}")),
+                    );
+                    break;
+                }
+            }
+        }
+    }
+    // OpenAI / Anthropic / Stripe.
+    if let Some(code) = str_of(e, "code") {
+        if let Some(c) = lookup(PROVIDER_CODES, code) {
+            g.push(c, BODY_SPECIFIC, depth, ev(format!("error code {code}")));
+        }
+    }
+    if let Some(ty) = str_of(e, "type") {
+        if let Some(c) = lookup(PROVIDER_CODES, ty) {
+            g.push(c, BODY_REASON, depth, ev(format!("error type {ty}")));
+        }
+    }
+    // JSON-RPC error object, or a Google numeric HTTP code.
+    if let Some(n) = e.get("code").and_then(as_i64) {
+        if let Some(c) = from_jsonrpc(n) {
+            g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
+        } else if (400..=599).contains(&n) {
+            g.http_status.get_or_insert(n as u16);
+            if let Some(c) = Code::from_http(n as u16) {
+                g.push(c, HTTP_FROM_BODY, depth, ev(format!("http {n}")));
+            }
+        }
+    }
+    set_body_message(g, str_of(e, "message"));
+}
+
+/// A protobuf JSON Duration (`"26s"`, `"1.5s"`) or `{seconds, nanos}`, in milliseconds.
+fn parse_duration(v: &Value) -> Option<u64> {
+    match v {
+        Value::String(s) => {
+            let secs: f64 = s.trim().strip_suffix('s')?.parse().ok()?;
+            (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
+        }
+        Value::Object(o) => {
+            let secs = o.get("seconds").and_then(as_i64).unwrap_or(0).max(0) as u64;
+            let nanos = o.get("nanos").and_then(as_i64).unwrap_or(0).max(0) as u64;
+            Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000))
+        }
+        _ => None,
+    }
+}
+
+/// The author's hints at the top of the raw error.
+#[derive(Debug, Default)]
+pub(crate) struct Hints {
+    pub tool: Option<String>,
+    pub app_code: Option<String>,
+    pub app_type: Option<String>,
+    pub suggestions: Vec<String>,
+    pub expected: bool,
+}
+
+pub(crate) fn hints(root: &Map<String, Value>) -> Hints {
+    fn text(v: Option<&Value>) -> Option<String> {
+        match v? {
+            Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        }
+    }
+    let suggestions = match root.get("suggestions") {
+        Some(Value::Array(a)) => a.iter().filter_map(|v| text(Some(v))).collect(),
+        Some(v) => text(Some(v)).into_iter().collect(),
+        None => Vec::new(),
+    };
+    Hints {
+        tool: text(root.get("tool")),
+        app_code: text(root.get("app_code")),
+        app_type: text(root.get("app_type")),
+        suggestions,
+        expected: matches!(root.get("expected"), Some(Value::Bool(true))),
+    }
+}
+
+/// The upstream response `{status, body}`, when the error carried one.
+pub(crate) fn original(root: &Map<String, Value>) -> Option<Value> {
+    let response = response_of(root);
+    let status = status_of(root.get("status"))
+        .or_else(|| status_of(root.get("statusCode")))
+        .or_else(|| status_of(root.get("status_code")))
+        .or_else(|| {
+            response.and_then(|r| {
+                status_of(r.get("status"))
+                    .or_else(|| status_of(r.get("statusCode")))
+                    .or_else(|| status_of(r.get("status_code")))
+            })
+        });
+    let body = root
+        .get("body")
+        .or_else(|| response.and_then(|r| r.get("data").or_else(|| r.get("body"))))
+        .filter(|b| !b.is_null());
+    if status.is_none() && body.is_none() {
+        return None;
+    }
+    let mut m = Map::new();
+    if let Some(s) = status {
+        m.insert("status".into(), Value::from(s));
+    }
+    if let Some(b) = body {
+        m.insert("body".into(), b.clone());
+    }
+    Some(Value::Object(m))
+}

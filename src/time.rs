@@ -1,0 +1,175 @@
+//! The little time arithmetic the core needs, with no clock of its own:
+//! RFC 3339 timestamps from the host, HTTP-dates from `Retry-After`.
+
+/// Days since 1970-01-01 for a civil date (proleptic Gregorian).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The civil date of a day count since 1970-01-01.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+fn num(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+fn valid(y: i64, mo: u32, d: u32, h: u32, mi: u32, s: u32) -> bool {
+    (1..=12).contains(&mo) && (1..=31).contains(&d) && h < 24 && mi < 60 && s <= 60 && y > 0
+}
+
+/// Parse an RFC 3339 timestamp (`2025-10-27T14:32:15Z`, fractional seconds and
+/// offsets allowed) into milliseconds since the Unix epoch.
+pub fn parse_rfc3339(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    if b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let y = num(s.get(0..4)?)? as i64;
+    let mo = num(s.get(5..7)?)?;
+    let d = num(s.get(8..10)?)?;
+    let h = num(s.get(11..13)?)?;
+    let mi = num(s.get(14..16)?)?;
+    let sec = num(s.get(17..19)?)?;
+    if !valid(y, mo, d, h, mi, sec) {
+        return None;
+    }
+    let mut rest = s.get(19..)?;
+    let mut millis = 0i64;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        let f = &frac[..digits];
+        let ms: String = f.chars().chain("000".chars()).take(3).collect();
+        millis = ms.parse::<i64>().ok()?;
+        rest = &frac[digits..];
+    }
+    let offset_min: i64 = match rest {
+        "Z" | "z" => 0,
+        _ => {
+            let rb = rest.as_bytes();
+            if rb.len() != 6 || !matches!(rb[0], b'+' | b'-') || rb[3] != b':' {
+                return None;
+            }
+            let oh = num(&rest[1..3])? as i64;
+            let om = num(&rest[4..6])? as i64;
+            let sign = if rb[0] == b'-' { -1 } else { 1 };
+            sign * (oh * 60 + om)
+        }
+    };
+    let days = days_from_civil(y, mo, d);
+    let secs = days * 86_400 + (h as i64) * 3600 + (mi as i64) * 60 + sec as i64 - offset_min * 60;
+    Some(secs * 1000 + millis)
+}
+
+/// Format milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (whole seconds).
+pub fn format_rfc3339_seconds(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// Parse an HTTP-date (IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, RFC 850
+/// `Sunday, 06-Nov-94 08:49:37 GMT`, or asctime `Sun Nov  6 08:49:37 1994`)
+/// into milliseconds since the epoch.
+pub fn parse_http_date(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    let (y, mo, d, hms) = match parts.as_slice() {
+        // IMF-fixdate
+        [_, day, mon, year, hms, "GMT"] => (num(year)? as i64, month(mon)?, num(day)?, *hms),
+        // RFC 850
+        [_, dmy, hms, "GMT"] => {
+            let mut it = dmy.split('-');
+            let d = num(it.next()?)?;
+            let mo = month(it.next()?)?;
+            let yy = num(it.next()?)? as i64;
+            let y = if yy < 70 {
+                2000 + yy
+            } else if yy < 100 {
+                1900 + yy
+            } else {
+                yy
+            };
+            (y, mo, d, *hms)
+        }
+        // asctime
+        [_, mon, day, hms, year] => (num(year)? as i64, month(mon)?, num(day)?, *hms),
+        _ => return None,
+    };
+    let mut t = hms.split(':');
+    let h = num(t.next()?)?;
+    let mi = num(t.next()?)?;
+    let sec = num(t.next()?)?;
+    if t.next().is_some() || !valid(y, mo, d, h, mi, sec) {
+        return None;
+    }
+    let days = days_from_civil(y, mo, d);
+    Some((days * 86_400 + (h as i64) * 3600 + (mi as i64) * 60 + sec as i64) * 1000)
+}
+
+fn month(s: &str) -> Option<u32> {
+    MONTHS
+        .iter()
+        .position(|m| m.eq_ignore_ascii_case(s))
+        .map(|i| i as u32 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_round_trip() {
+        let ms = parse_rfc3339("2025-10-27T14:32:15Z").unwrap();
+        assert_eq!(ms, 1_761_575_535_000);
+        assert_eq!(format_rfc3339_seconds(ms), "2025-10-27T14:32:15Z");
+        assert_eq!(parse_rfc3339("2025-10-27T16:32:15.5+02:00"), Some(ms + 500));
+        assert_eq!(parse_rfc3339("2025-13-27T14:32:15Z"), None);
+        assert_eq!(parse_rfc3339("yesterday"), None);
+    }
+
+    #[test]
+    fn http_dates() {
+        let a = parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        assert_eq!(a, 784_111_777_000);
+        assert_eq!(parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"), Some(a));
+        assert_eq!(parse_http_date("Sun Nov  6 08:49:37 1994"), Some(a));
+        assert_eq!(parse_http_date("soon"), None);
+    }
+}

@@ -1,0 +1,232 @@
+//! The one build driver. `cargo xtask <command>`:
+//!
+//! - `setup`: install what the build needs (the wasm32-unknown-unknown target).
+//! - `build`: build the component, zero imports, to `target/mcp-errors.wasm`.
+//! - `test`:  build, then run every test suite, `cargo fmt --check` and clippy.
+//! - `demo`:  build, then classify and render the example errors.
+//!
+//! Each command installs what it needs first, so a fresh clone needs nothing
+//! but rustup and cargo.
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+type Result<T> = std::result::Result<T, Box<dyn Error>>;
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+const COMPONENT_CRATE: &str = "mcp-errors-component";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup(),
+        Some("build") => build().map(|_| ()),
+        Some("test") => test(),
+        Some("demo") => demo(),
+        _ => {
+            eprintln!("usage: cargo xtask <setup|build|test|demo>");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = result {
+        eprintln!("xtask: error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// The path of the built component.
+fn component_path() -> PathBuf {
+    root().join("target").join("mcp-errors.wasm")
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root());
+    c
+}
+
+fn run(cmd: &mut Command) -> Result<()> {
+    eprintln!("xtask: running {cmd:?}");
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{cmd:?} failed with {status}").into());
+    }
+    Ok(())
+}
+
+fn step(title: &str) {
+    eprintln!("\n=== {title} ===");
+}
+
+/// Install the wasm target when it is missing.
+fn setup() -> Result<()> {
+    let out = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("rustup is required (https://rustup.rs): {e}"))?;
+    let installed = String::from_utf8_lossy(&out.stdout);
+    if !installed.lines().any(|l| l.trim() == WASM_TARGET) {
+        step(&format!("installing the {WASM_TARGET} target"));
+        run(Command::new("rustup")
+            .args(["target", "add", WASM_TARGET])
+            .current_dir(root()))?;
+    }
+    Ok(())
+}
+
+/// Build the core module for wasm32-unknown-unknown and turn it into a component.
+fn build() -> Result<PathBuf> {
+    setup()?;
+    step("building the component");
+    run(cargo().args([
+        "build",
+        "--package",
+        COMPONENT_CRATE,
+        "--target",
+        WASM_TARGET,
+        "--release",
+    ]))?;
+    let module_path = root()
+        .join("target")
+        .join(WASM_TARGET)
+        .join("release")
+        .join("mcp_errors_component.wasm");
+    let module = std::fs::read(&module_path)
+        .map_err(|e| format!("reading {}: {e}", module_path.display()))?;
+    let component = wit_component::ComponentEncoder::default()
+        .module(&module)
+        .map_err(|e| format!("componentizing: {e:#}"))?
+        .validate(true)
+        .encode()
+        .map_err(|e| format!("componentizing: {e:#}"))?;
+    let imports = component_imports(&component)?;
+    if !imports.is_empty() {
+        return Err(format!(
+            "the component must import nothing, but imports: {}",
+            imports.join(", ")
+        )
+        .into());
+    }
+    let out = component_path();
+    std::fs::write(&out, &component).map_err(|e| format!("writing {}: {e}", out.display()))?;
+    eprintln!(
+        "xtask: wrote {} ({} bytes, 0 imports)",
+        out.display(),
+        component.len()
+    );
+    Ok(out)
+}
+
+/// The names of the component's own (outermost) imports. Nested components
+/// that wit-component emits to type the exports have imports of their own;
+/// those are satisfied inside the component and do not count.
+fn component_imports(bytes: &[u8]) -> Result<Vec<String>> {
+    use wasmparser::Payload;
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+        match payload? {
+            Payload::Version { .. } => depth += 1,
+            Payload::End(_) => depth = depth.saturating_sub(1),
+            Payload::ComponentImportSection(reader) if depth == 1 => {
+                for import in reader {
+                    names.push(import?.name.name.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(names)
+}
+
+fn test() -> Result<()> {
+    let wasm = build()?;
+    step("rustfmt");
+    run(cargo().args(["fmt", "--all", "--check"]))?;
+    step("clippy");
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    step("clippy (component, wasm32)");
+    run(cargo().args([
+        "clippy",
+        "--package",
+        COMPONENT_CRATE,
+        "--target",
+        WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    step("Rust tests: unit, doc, vectors, properties, wasmtime harness");
+    run(cargo()
+        .args(["test", "--workspace"])
+        .env("MCP_ERRORS_WASM", &wasm))?;
+    step("all test suites passed");
+    Ok(())
+}
+
+fn demo() -> Result<()> {
+    let wasm = build()?;
+    step("building the CLI");
+    run(cargo().args(["build", "--release", "--bin", "mcp-errors"]))?;
+    let cli = root().join("target").join("release").join("mcp-errors");
+    let examples = std::fs::read_to_string(root().join("examples").join("raw-errors.jsonl"))?;
+    step("classify, then render as an MCP tool result (isError: true)");
+    for line in examples.lines().filter(|l| !l.trim().is_empty()) {
+        let normalized = pipe(&cli, &["classify", "--now", "2025-10-27T14:32:15Z"], line)?;
+        let rendered = pipe(
+            &cli,
+            &[
+                "render",
+                "--now",
+                "2025-10-27T14:32:15Z",
+                "--id",
+                "err_demo",
+            ],
+            line,
+        )?;
+        println!("raw error   {line}");
+        println!("normalized  {normalized}");
+        println!("tool result {rendered}\n");
+    }
+    println!(
+        "The same core runs as a zero-import WebAssembly component: {}",
+        wasm.display()
+    );
+    Ok(())
+}
+
+/// Run the CLI with one input line and return its one output line.
+fn pipe(cli: &Path, args: &[&str], input: &str) -> Result<String> {
+    use std::io::Write;
+    let mut child = Command::new(cli)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", cli.display()))?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(format!("{input}\n").as_bytes())?;
+    let out = child.wait_with_output()?;
+    Ok(String::from_utf8(out.stdout)?.trim_end().to_string())
+}
