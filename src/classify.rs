@@ -261,6 +261,10 @@ fn join(path: &str, step: &str) -> String {
 /// Messages that say nothing beyond "something under me failed".
 fn is_wrapper_message(m: &str) -> bool {
     let l = m.trim().to_ascii_lowercase();
+    // A serialized list of issues (zod's own message) says less than its summary.
+    if l.starts_with("[{") || l.starts_with("[\n") {
+        return true;
+    }
     matches!(
         l.as_str(),
         "" | "fetch failed"

@@ -11,7 +11,7 @@ use crate::normalized::Normalized;
 use crate::Error;
 
 macro_rules! named_enum {
-    ($(#[$meta:meta])* $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )* } default $default:ident) => {
+    ($(#[$meta:meta])* $name:ident $label:literal { $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )* } default $default:ident) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
@@ -32,7 +32,7 @@ macro_rules! named_enum {
                 match s {
                     $( $text => Ok($name::$variant), )*
                     _ => Err(Error::InvalidOption(format!(
-                        concat!("unknown ", stringify!($name), " {:?}; expected one of: {}"),
+                        concat!("unknown ", $label, " {:?}; expected one of: {}"),
                         s,
                         Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
                     ))),
@@ -48,7 +48,7 @@ macro_rules! named_enum {
 
 named_enum! {
     /// Which wire contract to produce.
-    Profile {
+    Profile "profile" {
         /// The project's own superset shape.
         Canonical = "canonical",
         /// Seed 000: `{kind:"toolError:v1", code, message, retryable?, details?}`.
@@ -66,7 +66,7 @@ named_enum! {
 
 named_enum! {
     /// Which content blocks a tool result carries.
-    Format {
+    Format "format" {
         /// One human-readable text block, no JSON block.
         Markdown = "markdown",
         /// Only the JSON block.
@@ -78,7 +78,7 @@ named_enum! {
 
 named_enum! {
     /// The MCP protocol revision whose schema the output must satisfy.
-    SpecRevision {
+    SpecRevision "spec revision" {
         /// 2025-06-18.
         V20250618 = "2025-06-18",
         /// 2025-11-25.
@@ -90,7 +90,7 @@ named_enum! {
 
 named_enum! {
     /// What to render.
-    Target {
+    Target "target" {
         /// A `CallToolResult` with `isError: true`.
         ToolResult = "tool-result",
         /// A `CallToolResult` with `isError: false` whose JSON carries the error.

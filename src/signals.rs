@@ -25,6 +25,7 @@ const RATELIMIT_HEADER: Strength = 55;
 const MESSAGE_CODE: Strength = 52;
 const HTTP: Strength = 50;
 const HTTP_FROM_BODY: Strength = 45;
+const SDK_STATUS: Strength = 45;
 const WRAPPER: Strength = 30;
 const MESSAGE_GUESS: Strength = 20;
 const WEAK: Strength = 15;
@@ -238,15 +239,16 @@ static NAMES: &[(&str, Code, Strength)] = &[
     ("ConnectionClosedError", NetworkError, NAME),
     ("NoCredentialsError", Unauthenticated, NAME),
     ("PartialCredentialsError", Unauthenticated, NAME),
-    // OpenAI / Anthropic SDKs
-    ("BadRequestError", InvalidArgument, NAME),
-    ("AuthenticationError", Unauthenticated, NAME),
-    ("PermissionDeniedError", PermissionDenied, NAME),
-    ("NotFoundError", NotFound, NAME),
-    ("ConflictError", Conflict, NAME),
-    ("UnprocessableEntityError", InvalidArgument, NAME),
-    ("RateLimitError", RateLimited, NAME),
-    ("InternalServerError", UpstreamError, NAME),
+    // OpenAI / Anthropic SDKs. These classes are picked from the HTTP status,
+    // so they say no more than it does and yield to it.
+    ("BadRequestError", InvalidArgument, SDK_STATUS),
+    ("AuthenticationError", Unauthenticated, SDK_STATUS),
+    ("PermissionDeniedError", PermissionDenied, SDK_STATUS),
+    ("NotFoundError", NotFound, SDK_STATUS),
+    ("ConflictError", Conflict, SDK_STATUS),
+    ("UnprocessableEntityError", InvalidArgument, SDK_STATUS),
+    ("RateLimitError", RateLimited, SDK_STATUS),
+    ("InternalServerError", UpstreamError, SDK_STATUS),
     ("OverloadedError", Unavailable, NAME),
     ("APIConnectionError", NetworkError, NAME),
     ("APITimeoutError", Timeout, NAME),
@@ -281,6 +283,16 @@ static NAMES: &[(&str, Code, Strength)] = &[
     ("ValidationError", InvalidArgument, NAME),
     // node-fetch
     ("FetchError", NetworkError, WRAPPER),
+    // stripe-node / stripe-python
+    ("StripeConnectionError", NetworkError, NAME),
+    ("StripeAPIError", UpstreamError, SDK_STATUS),
+    ("StripeRateLimitError", RateLimited, NAME),
+    ("StripeAuthenticationError", Unauthenticated, NAME),
+    ("StripePermissionError", PermissionDenied, NAME),
+    ("StripeIdempotencyError", Conflict, NAME),
+    ("StripeInvalidRequestError", InvalidArgument, SDK_STATUS),
+    ("StripeCardError", FailedPrecondition, NAME),
+    ("CardError", FailedPrecondition, NAME),
     // programming errors inside the tool
     ("TypeError", Internal, GENERIC),
     ("ReferenceError", Internal, GENERIC),
@@ -400,7 +412,7 @@ static PROVIDER_CODES: &[(&str, Code)] = &[
     ("resource_missing", NotFound),
     ("model_not_found", NotFound),
     ("invalid_request_error", InvalidArgument),
-    ("context_length_exceeded", InvalidArgument),
+    ("context_length_exceeded", PayloadTooLarge),
     ("request_too_large", PayloadTooLarge),
     ("api_error", UpstreamError),
     ("server_error", UpstreamError),
@@ -592,6 +604,31 @@ fn response_of(node: &Map<String, Value>) -> Option<&Map<String, Value>> {
     }
 }
 
+/// The HTTP status a node carries: its own `status` / `statusCode` /
+/// `status_code` / `http_status`, its response's, or AWS SDK `$metadata`.
+fn http_status_of(node: &Map<String, Value>, response: Option<&Map<String, Value>>) -> Option<u16> {
+    let own = |m: &Map<String, Value>| {
+        status_of(m.get("status"))
+            .or_else(|| status_of(m.get("statusCode")))
+            .or_else(|| status_of(m.get("status_code")))
+    };
+    own(node)
+        .or_else(|| status_of(node.get("http_status")))
+        .or_else(|| {
+            response.and_then(|r| {
+                own(r).or_else(|| match r.get("ResponseMetadata") {
+                    // botocore ClientError.response
+                    Some(Value::Object(m)) => status_of(m.get("HTTPStatusCode")),
+                    _ => None,
+                })
+            })
+        })
+        .or_else(|| match node.get("$metadata") {
+            Some(Value::Object(m)) => status_of(m.get("httpStatusCode")),
+            _ => None,
+        })
+}
+
 /// Read one node of the raw error.
 pub(crate) fn read_node(
     node: &Map<String, Value>,
@@ -610,21 +647,7 @@ pub(crate) fn read_node(
     let response = response_of(node);
 
     // HTTP status.
-    let status = status_of(node.get("status"))
-        .or_else(|| status_of(node.get("statusCode")))
-        .or_else(|| status_of(node.get("status_code")))
-        .or_else(|| status_of(node.get("http_status")))
-        .or_else(|| {
-            response.and_then(|r| {
-                status_of(r.get("status"))
-                    .or_else(|| status_of(r.get("statusCode")))
-                    .or_else(|| status_of(r.get("status_code")))
-            })
-        })
-        .or_else(|| match node.get("$metadata") {
-            Some(Value::Object(m)) => status_of(m.get("httpStatusCode")),
-            _ => None,
-        });
+    let status = http_status_of(node, response);
     if let Some(s) = status {
         if g.http_status.is_none() {
             g.http_status = Some(s);
@@ -646,7 +669,9 @@ pub(crate) fn read_node(
         read_code(code, status, node, depth, &ev, g);
     }
     if let Some(errno) = node.get("errno").and_then(as_i64) {
-        if let Some(name) = ERRNO.iter().find(|(n, _)| *n == errno).map(|(_, s)| *s) {
+        // libuv reports negated errno values (-104), Python positive ones (104).
+        let abs = errno.checked_abs().unwrap_or(0);
+        if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
             if let Some(code) = lookup(SYS_CODES, name) {
                 g.push(code, SYS_CODE, depth, ev(format!("errno {errno} {name}")));
             }
@@ -661,7 +686,12 @@ pub(crate) fn read_node(
 
     // Body (the node's own, or its response's data/body).
     let body = node.get("body").and_then(body_value).or_else(|| {
-        response.and_then(|r| r.get("data").or_else(|| r.get("body")).and_then(body_value))
+        response.and_then(|r| match r.get("data").or_else(|| r.get("body")) {
+            Some(v) => body_value(v),
+            // botocore's ClientError.response is the parsed body itself.
+            None if r.contains_key("Error") => Some(Value::Object(r.clone())),
+            None => None,
+        })
     });
     if let Some(Value::Object(b)) = &body {
         read_body(b, status, depth, &ev, opts, g);
@@ -672,8 +702,9 @@ pub(crate) fn read_node(
             read_body_error(inner, node, depth, &ev, g);
         }
     }
-    if node.contains_key("issues") && matches!(node.get("issues"), Some(Value::Array(_))) {
+    if let Some(Value::Array(issues)) = node.get("issues") {
         g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
+        set_body_message(g, issues_summary(issues, "path", "message").as_deref());
     }
 
     // Message text.
@@ -683,6 +714,11 @@ pub(crate) fn read_node(
 
     // Author hints on retryability.
     if depth == 0 {
+        // A deliberate, expected error that nothing else identifies is a
+        // domain rule the request ran into: the state does not allow it.
+        if let Some(Value::Bool(true)) = node.get("expected") {
+            g.push(FailedPrecondition, GENERIC, depth, "hint expected".into());
+        }
         if let Some(Value::Bool(b)) = node.get("retryable") {
             g.verdict(*b, format!("hint retryable {b}"), 3);
         }
@@ -926,6 +962,50 @@ fn read_message(
             }
         }
     }
+    // grpc-js: "8 RESOURCE_EXHAUSTED: Received message larger than max (5000000 vs. 4194304)".
+    if m.contains("message larger than max") {
+        g.push(
+            PayloadTooLarge,
+            SYS_CODE,
+            depth,
+            ev("message larger than max".into()),
+        );
+    }
+    // botocore: "An error occurred (ThrottlingException) when calling the Query operation: …"
+    if let Some(rest) = m.strip_prefix("An error occurred (") {
+        if let Some((code, _)) = rest.split_once(')') {
+            if let Some(c) = lookup(AWS, code) {
+                g.push(c, PROVIDER, depth, ev(format!("message aws {code}")));
+            }
+        }
+    }
+    // Python's str(exc) with the class in front: "ConnectionResetError: [Errno 104] …".
+    if let Some((head, _)) = m.split_once(": ") {
+        let last = head.rsplit('.').next().unwrap_or(head);
+        if let Some((_, c, strength)) = NAMES.iter().find(|(n, _, _)| *n == last) {
+            g.push(
+                *c,
+                (*strength).min(MESSAGE_CODE),
+                depth,
+                ev(format!("message {last}")),
+            );
+        }
+    }
+    // Python OSError text: "[Errno 111] Connection refused".
+    if let Some(rest) = m.split("[Errno ").nth(1) {
+        let n = rest
+            .split(']')
+            .next()
+            .and_then(|n| n.trim().parse::<i64>().ok());
+        if let Some(name) = n
+            .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n.abs()))
+            .map(|(_, s)| *s)
+        {
+            if let Some(c) = lookup(SYS_CODES, name) {
+                g.push(c, MESSAGE_CODE, depth, ev(format!("message errno {name}")));
+            }
+        }
+    }
     if is_tls_message(m) {
         g.push(
             NetworkError,
@@ -1041,13 +1121,7 @@ fn read_body(
                 depth,
                 ev("validation errors".into()),
             );
-            set_body_message(
-                g,
-                items
-                    .first()
-                    .and_then(|i| i.get("msg"))
-                    .and_then(Value::as_str),
-            );
+            set_body_message(g, issues_summary(items, "loc", "msg").as_deref());
         }
     }
     // AWS JSON protocols.
@@ -1118,6 +1192,44 @@ fn read_body(
         g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
     }
     let _ = opts;
+}
+
+/// "city: Required; body.date: Invalid date" from zod issues (`path`, `message`)
+/// or pydantic / FastAPI errors (`loc`, `msg`); at most five, then a count.
+fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<String> {
+    const SHOWN: usize = 5;
+    let parts: Vec<String> = items
+        .iter()
+        .filter_map(|item| {
+            let msg = item.get(msg_key)?.as_str()?.trim();
+            let path = match item.get(path_key) {
+                Some(Value::Array(p)) => p
+                    .iter()
+                    .filter_map(|s| match s {
+                        Value::String(s) => Some(s.clone()),
+                        Value::Number(n) => Some(n.to_string()),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join("."),
+                Some(Value::String(p)) => p.clone(),
+                _ => String::new(),
+            };
+            Some(if path.is_empty() {
+                msg.to_string()
+            } else {
+                format!("{path}: {msg}")
+            })
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let mut out = parts[..parts.len().min(SHOWN)].join("; ");
+    if parts.len() > SHOWN {
+        out.push_str(&format!("; and {} more", parts.len() - SHOWN));
+    }
+    Some(out)
 }
 
 fn set_body_message(g: &mut Gathered, m: Option<&str>) {
@@ -1265,16 +1377,7 @@ pub(crate) fn hints(root: &Map<String, Value>) -> Hints {
 /// The upstream response `{status, body}`, when the error carried one.
 pub(crate) fn original(root: &Map<String, Value>) -> Option<Value> {
     let response = response_of(root);
-    let status = status_of(root.get("status"))
-        .or_else(|| status_of(root.get("statusCode")))
-        .or_else(|| status_of(root.get("status_code")))
-        .or_else(|| {
-            response.and_then(|r| {
-                status_of(r.get("status"))
-                    .or_else(|| status_of(r.get("statusCode")))
-                    .or_else(|| status_of(r.get("status_code")))
-            })
-        });
+    let status = http_status_of(root, response);
     let body = root
         .get("body")
         .or_else(|| response.and_then(|r| r.get("data").or_else(|| r.get("body"))))

@@ -271,7 +271,7 @@ impl Code {
     /// non-standard ones). `None` for anything else.
     pub fn from_http(status: u16) -> Option<Code> {
         Some(match status {
-            400 | 405 | 406 | 414 | 415 | 416 | 417 | 421 | 422 | 431 => Code::InvalidArgument,
+            400 | 406 | 414 | 415 | 416 | 417 | 421 | 422 | 431 => Code::InvalidArgument,
             401 | 407 => Code::Unauthenticated,
             402 => Code::QuotaExhausted,
             403 => Code::PermissionDenied,
@@ -285,7 +285,7 @@ impl Code {
             429 => Code::RateLimited,
             451 => Code::PermissionDenied,
             499 => Code::Cancelled,
-            501 | 505 => Code::Unimplemented,
+            405 | 501 | 505 => Code::Unimplemented,
             // 529: Anthropic "overloaded"; 503: unavailable.
             503 | 529 => Code::Unavailable,
             504 | 522 | 524 | 598 => Code::Timeout,

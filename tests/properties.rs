@@ -1,0 +1,137 @@
+//! Property tests: any JSON input classifies and renders without panicking,
+//! within bounds, and always yields valid JSON.
+
+use mcp_errors::{
+    classify_render, classify_str, classify_value, render, ClassifyOptions, Format, Profile,
+    RenderOptions, SpecRevision, Target,
+};
+mod common;
+
+use common::any_json;
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+fn options() -> impl Strategy<Value = RenderOptions> {
+    (
+        proptest::sample::select(Target::ALL),
+        proptest::sample::select(Format::ALL),
+        proptest::sample::select(SpecRevision::ALL),
+        proptest::option::of(".{0,12}"),
+        proptest::option::of(".{0,12}"),
+        any::<bool>(),
+    )
+        .prop_map(|(target, format, spec, tool, id, schema)| RenderOptions {
+            profile: Profile::Canonical,
+            format,
+            spec,
+            target,
+            tool_name: tool,
+            now: Some("2025-10-27T14:32:15Z".into()),
+            error_id: id,
+            output_schema: schema.then(|| "{\"type\":\"object\"}".into()),
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_json_classifies_to_a_consistent_result(input in any_json()) {
+        let n = classify_value(&input, &ClassifyOptions { now_ms: Some(1_761_575_535_000) });
+        prop_assert_eq!(n.category, n.code.info().category);
+        prop_assert!(!n.evidence.is_empty());
+        prop_assert!(!n.message.is_empty());
+        let text = n.to_json();
+        let back: Value = serde_json::from_str(&text).expect("valid JSON");
+        prop_assert_eq!(&back["code"], &json!(n.code.name()));
+        // The JSON text and the value give the same result.
+        let again = classify_str(&serde_json::to_string(&input).unwrap(), &ClassifyOptions { now_ms: Some(1_761_575_535_000) });
+        if let Ok(again) = again {
+            prop_assert_eq!(again.to_json(), text);
+        }
+    }
+
+    #[test]
+    fn any_json_renders_to_valid_json(input in any_json(), opts in options()) {
+        let raw = serde_json::to_string(&input).unwrap();
+        match classify_render(&raw, &opts) {
+            Ok(out) => {
+                let v: Value = serde_json::from_str(&out).expect("valid JSON");
+                match opts.target {
+                    Target::ToolResult | Target::SoftResult => {
+                        prop_assert_eq!(&v["isError"], &json!(opts.target == Target::ToolResult));
+                        prop_assert!(v["content"].as_array().is_some_and(|c| !c.is_empty()));
+                        prop_assert_eq!(v.get("structuredContent").is_some(), opts.output_schema.is_none());
+                    }
+                    Target::ProtocolError => prop_assert!(v["code"].is_i64()),
+                    Target::LogRecord => prop_assert_eq!(&v["level"], &json!("error")),
+                    Target::NeedsInput => {}
+                }
+            }
+            // The only error left for valid JSON input is a target not built yet.
+            Err(e) => prop_assert_eq!(e.kind(), "invalid_option"),
+        }
+    }
+
+    #[test]
+    fn any_text_gives_a_result_or_a_typed_error(raw in ".{0,200}") {
+        match classify_str(&raw, &ClassifyOptions::default()) {
+            Ok(n) => { serde_json::from_str::<Value>(&n.to_json()).expect("valid JSON"); }
+            Err(e) => prop_assert_eq!(e.kind(), "invalid_json"),
+        }
+    }
+}
+
+const DEPTH: usize = 100_000;
+
+/// A cause chain far deeper than the walk goes still classifies, by its outer layers.
+#[test]
+fn very_deep_cause_chain_is_bounded() {
+    // Built by moving each layer in: `json!` would copy the whole chain each time.
+    let mut v = json!({"code": "ECONNRESET", "message": "innermost"});
+    for i in 0..DEPTH {
+        let mut layer = Map::new();
+        layer.insert("message".into(), Value::String(format!("layer {i}")));
+        layer.insert("cause".into(), v);
+        v = Value::Object(layer);
+    }
+    let n = classify_value(&v, &ClassifyOptions::default());
+    assert_eq!(
+        n.code,
+        mcp_errors::Code::Unknown,
+        "the reset is below the depth bound"
+    );
+    assert_eq!(n.message, format!("layer {}", DEPTH - 1));
+    // Dropping 100 000 nested values recursively would overflow the stack; leak it.
+    std::mem::forget(v);
+}
+
+#[test]
+fn very_wide_aggregate_is_bounded() {
+    let members: Vec<Value> = (0..200_000).map(|_| json!({"code": "ETIMEDOUT"})).collect();
+    let n = classify_value(&json!({"errors": members}), &ClassifyOptions::default());
+    assert_eq!(n.code, mcp_errors::Code::Timeout);
+    assert!(n.evidence.len() <= 8, "{:?}", n.evidence);
+}
+
+#[test]
+fn oversized_input_is_a_typed_error() {
+    let raw = format!(
+        "{{\"message\":\"{}\"}}",
+        "x".repeat(mcp_errors::MAX_INPUT_BYTES)
+    );
+    let err = classify_str(&raw, &ClassifyOptions::default()).unwrap_err();
+    assert_eq!(err.kind(), "invalid_input");
+}
+
+#[test]
+fn seed_profiles_are_a_typed_error_until_implemented() {
+    let n = classify_str("{}", &ClassifyOptions::default()).unwrap();
+    for profile in Profile::ALL.iter().filter(|p| **p != Profile::Canonical) {
+        let opts = RenderOptions {
+            profile: *profile,
+            ..RenderOptions::default()
+        };
+        assert_eq!(render(&n, &opts).unwrap_err().kind(), "invalid_option");
+    }
+}

@@ -1,0 +1,312 @@
+//! The component, hosted by wasmtime: it imports nothing, and every shared
+//! vector gives the same bytes through it as natively.
+//!
+//! The component is built by `cargo xtask build` (which `cargo xtask test`
+//! runs first). Without it this test fails and says so; it never skips.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use common::*;
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine, Store};
+
+wasmtime::component::bindgen!({
+    path: "wit",
+    world: "mcp-errors",
+});
+
+use exports::mcp_errors::core::types as wit;
+
+fn component_path() -> PathBuf {
+    match std::env::var_os("MCP_ERRORS_WASM") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/mcp-errors.wasm"),
+    }
+}
+
+fn engine_and_component() -> &'static (Engine, Component) {
+    static LOADED: OnceLock<(Engine, Component)> = OnceLock::new();
+    LOADED.get_or_init(|| {
+        let path = component_path();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!(
+                "the component {} is missing ({e}); build it with `cargo xtask build` \
+                 (`cargo xtask test` does this first)",
+                path.display()
+            )
+        });
+        let mut config = Config::new();
+        config.wasm_component_model(true);
+        let engine = Engine::new(&config).expect("engine");
+        let component = Component::new(&engine, &bytes).expect("a valid component");
+        (engine, component)
+    })
+}
+
+/// A fresh instance in a fresh store. The linker is empty: nothing to import.
+fn instance() -> (Store<()>, McpErrors) {
+    let (engine, component) = engine_and_component();
+    let mut store = Store::new(engine, ());
+    let linker: Linker<()> = Linker::new(engine);
+    let bindings = McpErrors::instantiate(&mut store, component, &linker).expect("instantiates");
+    (store, bindings)
+}
+
+fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
+    let o = render_options(case);
+    wit::RenderOptions {
+        profile: match o.profile {
+            mcp_errors::Profile::Canonical => wit::Profile::Canonical,
+            mcp_errors::Profile::ToolErrorV1 => wit::Profile::ToolErrorV1,
+            mcp_errors::Profile::McpToolError => wit::Profile::McpToolError,
+            mcp_errors::Profile::Text => wit::Profile::Text,
+            mcp_errors::Profile::ErrorObject => wit::Profile::ErrorObject,
+            mcp_errors::Profile::RpcEnvelope => wit::Profile::RpcEnvelope,
+        },
+        format: match o.format {
+            mcp_errors::Format::Markdown => wit::Format::Markdown,
+            mcp_errors::Format::Json => wit::Format::Json,
+            mcp_errors::Format::Both => wit::Format::Both,
+        },
+        spec: match o.spec {
+            mcp_errors::SpecRevision::V20250618 => wit::SpecRevision::V20250618,
+            mcp_errors::SpecRevision::V20251125 => wit::SpecRevision::V20251125,
+            mcp_errors::SpecRevision::V20260728 => wit::SpecRevision::V20260728,
+        },
+        target: match o.target {
+            mcp_errors::Target::ToolResult => wit::Target::ToolResult,
+            mcp_errors::Target::SoftResult => wit::Target::SoftResult,
+            mcp_errors::Target::ProtocolError => wit::Target::ProtocolError,
+            mcp_errors::Target::NeedsInput => wit::Target::NeedsInput,
+            mcp_errors::Target::LogRecord => wit::Target::LogRecord,
+        },
+        tool_name: o.tool_name,
+        now: o.now,
+        error_id: o.error_id,
+        output_schema: o.output_schema,
+    }
+}
+
+fn wit_error_parts(e: &wit::Error) -> (&'static str, &str) {
+    match e {
+        wit::Error::InvalidJson(m) => ("invalid_json", m),
+        wit::Error::InvalidInput(m) => ("invalid_input", m),
+        wit::Error::InvalidOption(m) => ("invalid_option", m),
+    }
+}
+
+#[test]
+fn component_imports_nothing() {
+    let (engine, component) = engine_and_component();
+    let ty = component.component_type();
+    let imports: Vec<String> = ty
+        .imports(engine)
+        .map(|(name, _)| name.to_string())
+        .collect();
+    assert!(imports.is_empty(), "the component imports {imports:?}");
+    let exports: Vec<String> = ty
+        .exports(engine)
+        .map(|(name, _)| name.to_string())
+        .collect();
+    assert!(
+        exports
+            .iter()
+            .any(|e| e.starts_with("mcp-errors:core/api@")),
+        "exports {exports:?}"
+    );
+}
+
+#[test]
+fn classify_vectors_through_the_component() {
+    let (mut store, bindings) = instance();
+    let api = bindings.mcp_errors_core_api();
+    let cases = cases("classify.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let options = wit::ClassifyOptions {
+            now: option_str(case, "now"),
+        };
+        let got = api
+            .call_classify_json(&mut store, &raw(case), &options)
+            .expect("no trap");
+        let want = expected_text(case);
+        check(&mut failures, name(case), &want, &got);
+        // The typed result says the same as the JSON one.
+        let typed = api
+            .call_classify(&mut store, &raw(case), &options)
+            .expect("no trap")
+            .expect("classifies");
+        let expected = &case["expected"];
+        if typed.message != expected["message"]
+            || typed.retryable != expected["retryable"]
+            || typed.evidence
+                != expected["evidence"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+            || typed.retry_after_ms != expected.get("retry_after_ms").and_then(|v| v.as_u64())
+            || typed.http_status.map(u64::from)
+                != expected.get("http_status").and_then(|v| v.as_u64())
+        {
+            failures.push(format!("{}: typed result differs: {typed:?}", name(case)));
+        }
+    }
+    report("classify.json (wasmtime)", cases.len(), failures);
+}
+
+#[test]
+fn render_vectors_through_the_component() {
+    let (mut store, bindings) = instance();
+    let api = bindings.mcp_errors_core_api();
+    let cases = cases("render.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let options = wit_render_options(case);
+        let want = expected_text(case);
+        let got = api
+            .call_classify_render(&mut store, &raw(case), &options)
+            .expect("no trap");
+        check(&mut failures, name(case), &want, &got);
+        // classify, then render the typed value: the same bytes.
+        let normalized = api
+            .call_classify(
+                &mut store,
+                &raw(case),
+                &wit::ClassifyOptions {
+                    now: options.now.clone(),
+                },
+            )
+            .expect("no trap")
+            .expect("classifies");
+        let got = api
+            .call_render(&mut store, &normalized, &options)
+            .expect("no trap");
+        let label = format!("{} (classify + render)", name(case));
+        check(&mut failures, &label, &want, &got);
+    }
+    report("render.json (wasmtime)", cases.len(), failures);
+}
+
+#[test]
+fn error_vectors_through_the_component() {
+    let (mut store, bindings) = instance();
+    let api = bindings.mcp_errors_core_api();
+    let cases = cases("errors.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let got = match case["api"].as_str() {
+            Some("classify") => api
+                .call_classify_json(
+                    &mut store,
+                    &raw(case),
+                    &wit::ClassifyOptions {
+                        now: option_str(case, "now"),
+                    },
+                )
+                .expect("no trap"),
+            _ => api
+                .call_classify_render(&mut store, &raw(case), &wit_render_options(case))
+                .expect("no trap"),
+        };
+        let got = got.as_ref().map_err(wit_error_parts);
+        check_error(&mut failures, name(case), &case["expected_error"], &got);
+    }
+    report("errors.json (wasmtime)", cases.len(), failures);
+}
+
+#[test]
+fn render_rejects_bad_typed_input_without_trapping() {
+    let (mut store, bindings) = instance();
+    let api = bindings.mcp_errors_core_api();
+    let mut n = api
+        .call_classify(&mut store, "{}", &wit::ClassifyOptions { now: None })
+        .unwrap()
+        .unwrap();
+    n.details = Some("[1, 2]".into());
+    let got = api
+        .call_render(
+            &mut store,
+            &n,
+            &wit_render_options(&serde_json::json!({"options": {}})),
+        )
+        .expect("no trap");
+    assert!(
+        matches!(&got, Err(wit::Error::InvalidInput(m)) if m == "`details` must be a JSON object"),
+        "{got:?}"
+    );
+    n.details = Some("{oops".into());
+    let got = api
+        .call_render(
+            &mut store,
+            &n,
+            &wit_render_options(&serde_json::json!({"options": {}})),
+        )
+        .expect("no trap");
+    assert!(matches!(got, Err(wit::Error::InvalidJson(_))), "{got:?}");
+}
+
+#[test]
+fn taxonomy_through_the_component_is_the_table() {
+    let (mut store, bindings) = instance();
+    let rows = bindings
+        .mcp_errors_core_api()
+        .call_taxonomy(&mut store)
+        .expect("no trap");
+    assert_eq!(rows.len(), mcp_errors::TABLE.len());
+    for (row, info) in rows.iter().zip(mcp_errors::TABLE) {
+        assert_eq!(row.name, info.name);
+        assert_eq!(row.http_status, info.http_status);
+        assert_eq!(row.grpc_code, info.grpc_code);
+        assert_eq!(row.jsonrpc_code, info.jsonrpc_code);
+        assert_eq!(row.retryable, info.retryable);
+        assert_eq!(row.doc, info.doc);
+        // The WIT enum case is the kebab-case form of the wire name.
+        let case = format!("{:?}", row.code);
+        let camel: String = info
+            .name
+            .split('_')
+            .map(|w| w[..1].to_string() + &w[1..].to_ascii_lowercase())
+            .collect();
+        assert_eq!(case.trim_start_matches("ErrorCode::"), camel);
+        let category = format!("{:?}", row.category);
+        assert_eq!(
+            category
+                .trim_start_matches("Category::")
+                .to_ascii_lowercase(),
+            info.category.name()
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, failure_persistence: None, ..Default::default() })]
+
+    /// Random inputs give the same bytes through the component as natively.
+    #[test]
+    fn component_and_native_agree_on_random_input(input in any_json()) {
+        let raw = serde_json::to_string(&input).unwrap();
+        let (mut store, bindings) = instance();
+        let api = bindings.mcp_errors_core_api();
+        let now = "2025-10-27T14:32:15Z";
+        let got = api
+            .call_classify_json(&mut store, &raw, &wit::ClassifyOptions { now: Some(now.into()) })
+            .expect("no trap");
+        let native = mcp_errors::classify_str(
+            &raw,
+            &mcp_errors::ClassifyOptions { now_ms: Some(mcp_errors::parse_now(now).unwrap()) },
+        )
+        .map(|n| n.to_json());
+        proptest::prop_assert_eq!(got.ok(), native.ok());
+        let opts = serde_json::json!({"options": {"format": "both", "now": now, "error_id": "e"}});
+        let got = api
+            .call_classify_render(&mut store, &raw, &wit_render_options(&opts))
+            .expect("no trap");
+        let native = mcp_errors::classify_render(&raw, &render_options(&opts));
+        proptest::prop_assert_eq!(got.ok(), native.ok());
+    }
+}
