@@ -27,7 +27,7 @@ pub mod time;
 pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};
 pub use error::Error;
 pub use normalized::Normalized;
-pub use render::{render, Format, Profile, RenderOptions, SpecRevision, Target};
+pub use render::{render, schema, Format, Profile, RenderOptions, SpecRevision, Target};
 pub use taxonomy::{Category, Code, CodeInfo, TABLE};
 
 /// The largest raw input accepted, in bytes (16 MiB).

@@ -4,8 +4,9 @@
 //! mcp-errors classify [--now RFC3339]                  < raw-errors.jsonl
 //! mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
 //!                   [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-//!                                                      < raw-errors.jsonl
+//!                   [--extra-fields JSON]              < raw-errors.jsonl
 //! mcp-errors taxonomy
+//! mcp-errors schema PROFILE
 //! ```
 //!
 //! Every input line yields exactly one output line. A line that cannot be
@@ -26,7 +27,9 @@ usage:
   mcp-errors classify [--now RFC3339]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
+                    [--extra-fields JSON]
   mcp-errors taxonomy
+  mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {\"error\":…} line.
@@ -40,10 +43,19 @@ enum Command {
     Classify(ClassifyOptions),
     Render(RenderOptions),
     Taxonomy,
+    Schema(Profile),
 }
 
 fn parse_args(args: &[String]) -> Result<Command, String> {
     let (cmd, rest) = args.split_first().ok_or("missing command")?;
+    if cmd == "schema" {
+        return match rest {
+            [p] => Profile::from_name(p)
+                .map(Command::Schema)
+                .map_err(|e| e.detail().to_string()),
+            _ => Err("schema takes one profile name".into()),
+        };
+    }
     let mut opts = RenderOptions::default();
     let mut now = None;
     let mut i = 0;
@@ -68,6 +80,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             "--id" => opts.error_id = Some(value()?),
             "--tool" => opts.tool_name = Some(value()?),
             "--output-schema" => opts.output_schema = Some(value()?),
+            "--extra-fields" => opts.extra_fields = Some(value()?),
             other => return Err(format!("unknown argument {other:?}")),
         }
         i += 2;
@@ -113,6 +126,10 @@ fn main() -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
+    if let Command::Schema(profile) = command {
+        println!("{}", mcp_errors::schema(profile));
+        return ExitCode::SUCCESS;
+    }
     if let Command::Taxonomy = command {
         for info in TABLE {
             let row = json!({
@@ -156,7 +173,7 @@ fn main() -> ExitCode {
                 match &command {
                     Command::Classify(o) => classify_str(text, o).map(|n| n.to_json()),
                     Command::Render(o) => classify_render(text, o),
-                    Command::Taxonomy => unreachable!("handled above"),
+                    Command::Taxonomy | Command::Schema(_) => unreachable!("handled above"),
                 }
             }
         };

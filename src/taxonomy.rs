@@ -190,6 +190,28 @@ pub struct ProfileCodes {
     pub rpc_envelope: &'static str,
 }
 
+/// The `rpc-envelope` profile's (seed 004) `error_type`s and the
+/// `jsonrpc_error_code` each carries. An `error_type` not listed here (a tool
+/// author's own) takes the code of the error's canonical `error_type`.
+pub static RPC_ENVELOPE_TYPES: &[(&str, i32)] = &[
+    ("validation_error", -32000),
+    ("not_found_error", -32001),
+    ("infeasibility_error", -32002),
+    ("library_error", -32003),
+    ("database_error", -32004),
+    ("timeout_error", -32005),
+    // Not numbered by the seed: the standard JSON-RPC internal error.
+    ("server_error", -32603),
+];
+
+/// The `jsonrpc_error_code` of an `rpc-envelope` `error_type`.
+pub fn rpc_envelope_code(error_type: &str) -> Option<i32> {
+    RPC_ENVELOPE_TYPES
+        .iter()
+        .find(|(t, _)| *t == error_type)
+        .map(|(_, c)| *c)
+}
+
 /// One row of the taxonomy table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CodeInfo {

@@ -39,6 +39,24 @@ fn render_vectors() {
     report("render.json", cases.len(), failures);
 }
 
+/// Every seed example a render vector names is reproduced, field for field.
+#[test]
+fn seed_examples_are_reproduced() {
+    let cases: Vec<_> = cases("render.json")
+        .into_iter()
+        .filter(|c| c.get("seed").is_some())
+        .collect();
+    assert!(cases.len() >= 40, "every seed example has a vector");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let out = classify_render(&raw(case), &render_options(case)).expect("renders");
+        if let Err(why) = seed_matches(case, &out) {
+            failures.push(format!("{}: {why}", name(case)));
+        }
+    }
+    report("seed examples", cases.len(), failures);
+}
+
 #[test]
 fn error_vectors() {
     let cases = cases("errors.json");
@@ -114,28 +132,46 @@ fn cli_classify_matches_vectors_line_for_line() {
     }
 }
 
+/// Every render vector, through the CLI with its options as flags.
 #[test]
-fn cli_render_takes_every_flag() {
-    let case = &cases("render.json")[2];
-    let o = &case["options"];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-errors"))
-        .args(["render", "--format", "both", "--tool"])
-        .arg(o["tool_name"].as_str().unwrap())
-        .arg("--now")
-        .arg(o["now"].as_str().unwrap())
-        .arg("--id")
-        .arg(o["error_id"].as_str().unwrap())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the CLI starts");
-    writeln!(child.stdin.take().unwrap(), "{}", raw(case)).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap().trim_end(),
-        expected_text(case)
-    );
+fn cli_render_matches_every_render_vector() {
+    const FLAGS: &[(&str, &str)] = &[
+        ("profile", "--profile"),
+        ("format", "--format"),
+        ("spec", "--spec"),
+        ("target", "--target"),
+        ("tool_name", "--tool"),
+        ("now", "--now"),
+        ("error_id", "--id"),
+        ("output_schema", "--output-schema"),
+        ("extra_fields", "--extra-fields"),
+    ];
+    let cases = cases("render.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-errors"));
+        cmd.arg("render");
+        for (key, value) in case["options"].as_object().unwrap() {
+            let flag = FLAGS
+                .iter()
+                .find(|(k, _)| k == key)
+                .unwrap_or_else(|| panic!("{}: no flag for option {key}", name(case)))
+                .1;
+            cmd.arg(flag).arg(value.as_str().unwrap());
+        }
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the CLI starts");
+        writeln!(child.stdin.take().unwrap(), "{}", raw(case)).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let got = String::from_utf8(out.stdout)
+            .map(|s| s.trim_end().to_string())
+            .map_err(|e| e.to_string());
+        check(&mut failures, name(case), &expected_text(case), &got);
+    }
+    report("render.json (CLI)", cases.len(), failures);
 }
 
 #[test]

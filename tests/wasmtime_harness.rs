@@ -87,6 +87,7 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
         now: o.now,
         error_id: o.error_id,
         output_schema: o.output_schema,
+        extra_fields: o.extra_fields,
     }
 }
 
@@ -251,6 +252,27 @@ fn render_rejects_bad_typed_input_without_trapping() {
 }
 
 #[test]
+fn schemas_through_the_component_are_the_core_s() {
+    let (mut store, bindings) = instance();
+    let api = bindings.mcp_errors_core_api();
+    let pairs = [
+        (wit::Profile::Canonical, mcp_errors::Profile::Canonical),
+        (wit::Profile::ToolErrorV1, mcp_errors::Profile::ToolErrorV1),
+        (
+            wit::Profile::McpToolError,
+            mcp_errors::Profile::McpToolError,
+        ),
+        (wit::Profile::Text, mcp_errors::Profile::Text),
+        (wit::Profile::ErrorObject, mcp_errors::Profile::ErrorObject),
+        (wit::Profile::RpcEnvelope, mcp_errors::Profile::RpcEnvelope),
+    ];
+    for (w, p) in pairs {
+        let got = api.call_schema(&mut store, w).expect("no trap");
+        assert_eq!(got, mcp_errors::schema(p));
+    }
+}
+
+#[test]
 fn taxonomy_through_the_component_is_the_table() {
     let (mut store, bindings) = instance();
     let rows = bindings
@@ -302,11 +324,15 @@ proptest::proptest! {
         )
         .map(|n| n.to_json());
         proptest::prop_assert_eq!(got.ok(), native.ok());
-        let opts = serde_json::json!({"options": {"format": "both", "now": now, "error_id": "e"}});
-        let got = api
-            .call_classify_render(&mut store, &raw, &wit_render_options(&opts))
-            .expect("no trap");
-        let native = mcp_errors::classify_render(&raw, &render_options(&opts));
-        proptest::prop_assert_eq!(got.ok(), native.ok());
+        for profile in mcp_errors::Profile::ALL {
+            let opts = serde_json::json!({"options": {
+                "profile": profile.name(), "format": "both", "now": now, "error_id": "e"
+            }});
+            let got = api
+                .call_classify_render(&mut store, &raw, &wit_render_options(&opts))
+                .expect("no trap");
+            let native = mcp_errors::classify_render(&raw, &render_options(&opts));
+            proptest::prop_assert_eq!(got.ok(), native.ok());
+        }
     }
 }

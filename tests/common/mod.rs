@@ -64,6 +64,7 @@ pub fn render_options(case: &Value) -> RenderOptions {
         now: o("now"),
         error_id: o("error_id"),
         output_schema: o("output_schema"),
+        extra_fields: o("extra_fields"),
     }
 }
 
@@ -90,6 +91,38 @@ pub fn check_error<T: std::fmt::Debug>(
         matches!(got, Err((kind, message)) if want["kind"] == *kind && want["message"] == *message);
     if !ok {
         failures.push(format!("{label}\n  want error {want}\n  got  {got:?}"));
+    }
+}
+
+/// Whether rendered output `out` reproduces the seed example a case names:
+/// the whole result or its (last) JSON content block, compared as JSON
+/// values, without the keys the seed lists as not reproduced.
+pub fn seed_matches(case: &Value, out: &str) -> Result<(), String> {
+    let seed = &case["seed"];
+    let out: Value = serde_json::from_str(out).map_err(|e| format!("output is not JSON: {e}"))?;
+    let got = match seed["where"].as_str() {
+        Some("result") => out,
+        Some("json-block") => {
+            let blocks = out["content"].as_array().ok_or("no content")?;
+            let text = blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .rfind(|t| t.trim_start().starts_with('{'))
+                .ok_or("no JSON content block")?;
+            serde_json::from_str(text).map_err(|e| format!("JSON block: {e}"))?
+        }
+        other => return Err(format!("unknown seed location {other:?}")),
+    };
+    let mut want = seed["value"].clone();
+    if let (Some(obj), Some(skip)) = (want.as_object_mut(), seed["not_reproduced"].as_array()) {
+        for k in skip {
+            obj.remove(k.as_str().unwrap_or_default());
+        }
+    }
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("\n  seed {want}\n  got  {got}"))
     }
 }
 

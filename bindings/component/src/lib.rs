@@ -57,6 +57,10 @@ impl Guest for Component {
             })
             .collect()
     }
+
+    fn schema(p: wit::Profile) -> String {
+        mcp_errors::schema(profile(p))
+    }
 }
 
 fn to_wit_error(e: mcp_errors::Error) -> wit::Error {
@@ -75,17 +79,22 @@ fn classify_options(o: &wit::ClassifyOptions) -> Result<mcp_errors::ClassifyOpti
     Ok(mcp_errors::ClassifyOptions { now_ms })
 }
 
+fn profile(p: wit::Profile) -> mcp_errors::Profile {
+    use mcp_errors::Profile;
+    match p {
+        wit::Profile::Canonical => Profile::Canonical,
+        wit::Profile::ToolErrorV1 => Profile::ToolErrorV1,
+        wit::Profile::McpToolError => Profile::McpToolError,
+        wit::Profile::Text => Profile::Text,
+        wit::Profile::ErrorObject => Profile::ErrorObject,
+        wit::Profile::RpcEnvelope => Profile::RpcEnvelope,
+    }
+}
+
 fn render_options(o: wit::RenderOptions) -> mcp_errors::RenderOptions {
-    use mcp_errors::{Format, Profile, SpecRevision, Target};
+    use mcp_errors::{Format, SpecRevision, Target};
     mcp_errors::RenderOptions {
-        profile: match o.profile {
-            wit::Profile::Canonical => Profile::Canonical,
-            wit::Profile::ToolErrorV1 => Profile::ToolErrorV1,
-            wit::Profile::McpToolError => Profile::McpToolError,
-            wit::Profile::Text => Profile::Text,
-            wit::Profile::ErrorObject => Profile::ErrorObject,
-            wit::Profile::RpcEnvelope => Profile::RpcEnvelope,
-        },
+        profile: profile(o.profile),
         format: match o.format {
             wit::Format::Markdown => Format::Markdown,
             wit::Format::Json => Format::Json,
@@ -107,6 +116,7 @@ fn render_options(o: wit::RenderOptions) -> mcp_errors::RenderOptions {
         now: o.now,
         error_id: o.error_id,
         output_schema: o.output_schema,
+        extra_fields: o.extra_fields,
     }
 }
 
