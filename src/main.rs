@@ -4,7 +4,7 @@
 //! mcp-errors classify [--now RFC3339]                  < raw-errors.jsonl
 //! mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
 //!                   [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-//!                   [--extra-fields JSON]              < raw-errors.jsonl
+//!                   [--extra-fields JSON] [--mask]     < raw-errors.jsonl
 //! mcp-errors taxonomy
 //! mcp-errors schema PROFILE
 //! ```
@@ -27,7 +27,7 @@ usage:
   mcp-errors classify [--now RFC3339]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-                    [--extra-fields JSON]
+                    [--extra-fields JSON] [--mask]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
@@ -81,6 +81,11 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             "--tool" => opts.tool_name = Some(value()?),
             "--output-schema" => opts.output_schema = Some(value()?),
             "--extra-fields" => opts.extra_fields = Some(value()?),
+            "--mask" => {
+                opts.mask = true;
+                i += 1;
+                continue;
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
         i += 2;

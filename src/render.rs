@@ -152,10 +152,26 @@ pub struct RenderOptions {
     /// A JSON object whose members are added at the top level of the profile
     /// object (beside `error` in `error-object`, e.g. `{"metrics_available":false}`).
     pub extra_fields: Option<String>,
+    /// Mask unexpected errors: unless the error is `expected`, the model sees
+    /// the code's documentation line instead of the message, and no details
+    /// or upstream original. Log records are never masked.
+    pub mask: bool,
 }
 
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
+    let masked;
+    let error = if options.mask && !error.expected && options.target != Target::LogRecord {
+        masked = Normalized {
+            message: error.code.info().doc.to_string(),
+            details: None,
+            original: None,
+            ..error.clone()
+        };
+        &masked
+    } else {
+        error
+    };
     let timestamp = match &options.now {
         Some(t) => Some(crate::time::format_rfc3339_seconds(crate::parse_now(t)?)),
         None => None,

@@ -24,9 +24,10 @@ fn options() -> impl Strategy<Value = RenderOptions> {
         proptest::option::of(".{0,12}"),
         proptest::option::of(".{0,12}"),
         any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
-            |(profile, target, format, spec, tool, id, schema)| RenderOptions {
+            |(profile, target, format, spec, tool, id, schema, mask)| RenderOptions {
                 profile,
                 format,
                 spec,
@@ -36,6 +37,7 @@ fn options() -> impl Strategy<Value = RenderOptions> {
                 error_id: id,
                 output_schema: schema.then(|| SCHEMA.into()),
                 extra_fields: None,
+                mask,
             },
         )
 }

@@ -152,6 +152,12 @@ fn cli_render_matches_every_render_vector() {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-errors"));
         cmd.arg("render");
         for (key, value) in case["options"].as_object().unwrap() {
+            if key == "mask" {
+                if value == true {
+                    cmd.arg("--mask");
+                }
+                continue;
+            }
             let flag = FLAGS
                 .iter()
                 .find(|(k, _)| k == key)

@@ -88,6 +88,7 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
         error_id: o.error_id,
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
+        mask: o.mask,
     }
 }
 

@@ -65,6 +65,7 @@ pub fn render_options(case: &Value) -> RenderOptions {
         error_id: o("error_id"),
         output_schema: o("output_schema"),
         extra_fields: o("extra_fields"),
+        mask: case["options"].get("mask") == Some(&Value::Bool(true)),
     }
 }
 

@@ -117,6 +117,7 @@ fn render_options(o: wit::RenderOptions) -> mcp_errors::RenderOptions {
         error_id: o.error_id,
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
+        mask: o.mask,
     }
 }
 
