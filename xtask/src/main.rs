@@ -2,8 +2,10 @@
 //!
 //! - `setup`: install what the build needs (the wasm32-unknown-unknown target).
 //! - `build`: build the component, zero imports, to `target/mcp-errors.wasm`.
-//! - `test`:  build, then run every test suite, `cargo fmt --check` and clippy.
-//! - `demo`:  build, then classify and render the example errors.
+//! - `test`:  build, then run every test suite (Rust, wasmtime harness, Node),
+//!   `cargo fmt --check` and clippy.
+//! - `demo`:  build, classify and render the example errors, then run an MCP
+//!   server and client (Node) whose tools fail.
 //!
 //! Each command installs what it needs first, so a fresh clone needs nothing
 //! but rustup and cargo.
@@ -150,6 +152,41 @@ fn component_imports(bytes: &[u8]) -> Result<Vec<String>> {
     Ok(names)
 }
 
+fn npm_dir() -> PathBuf {
+    root().join("npm")
+}
+
+fn npm() -> Command {
+    let mut c = Command::new("npm");
+    c.current_dir(npm_dir());
+    c
+}
+
+/// Install the npm package's pinned dev dependencies (when the lock file
+/// changed since the last install) and build it over the fresh component.
+fn build_npm(wasm: &Path) -> Result<()> {
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("Node.js 20 or newer is required for the npm package: {e}"))?;
+    eprintln!(
+        "xtask: node {}",
+        String::from_utf8_lossy(&node.stdout).trim()
+    );
+    let marker = npm_dir().join("node_modules").join(".package-lock.json");
+    let lock = npm_dir().join("package-lock.json");
+    let stale = match (std::fs::metadata(&marker), std::fs::metadata(&lock)) {
+        (Ok(m), Ok(l)) => m.modified()? < l.modified()?,
+        _ => true,
+    };
+    if stale {
+        step("installing the npm package's dev dependencies (npm ci)");
+        run(npm().args(["ci", "--no-audit", "--no-fund"]))?;
+    }
+    step("building the npm package (jco transpile + tsc)");
+    run(npm().args(["run", "build"]).env("MCP_ERRORS_WASM", wasm))
+}
+
 fn test() -> Result<()> {
     let wasm = build()?;
     step("rustfmt");
@@ -178,6 +215,12 @@ fn test() -> Result<()> {
     run(cargo()
         .args(["test", "--workspace"])
         .env("MCP_ERRORS_WASM", &wasm))?;
+    build_npm(&wasm)?;
+    step("Node tests: vectors, conversions, MCP SDK end to end, CLI parity, traps, pack");
+    run(npm().args(["test"]).env(
+        "MCP_ERRORS_CLI",
+        root().join("target").join("debug").join("mcp-errors"),
+    ))?;
     step("all test suites passed");
     Ok(())
 }
@@ -207,9 +250,14 @@ fn demo() -> Result<()> {
         println!("tool result {rendered}\n");
     }
     println!(
-        "The same core runs as a zero-import WebAssembly component: {}",
+        "The same core runs as a zero-import WebAssembly component: {}\n",
         wasm.display()
     );
+    build_npm(&wasm)?;
+    step("an MCP server (Node, @modelcontextprotocol/sdk) whose tools fail, called by a client");
+    run(Command::new("node")
+        .arg("examples/demo.mjs")
+        .current_dir(npm_dir()))?;
     Ok(())
 }
 

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// The mcp-errors command line, over the same component as every other host:
+// JSON lines in, one JSON line out per input line, byte for byte what the Rust
+// and Python CLIs print.
+import { createInterface } from 'node:readline';
+import { checkRenderOptions, classifyJson, McpErrorsError, renderJson, schema, taxonomy } from './index.js';
+import type { Format, Profile, RenderOptions, SpecRevision, Target } from './types.js';
+
+const USAGE = `usage:
+  mcp-errors classify [--now RFC3339]
+  mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
+                    [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
+                    [--extra-fields JSON] [--mask]
+  mcp-errors taxonomy
+  mcp-errors schema PROFILE
+
+classify and render read raw errors as JSON lines on stdin and write one JSON
+line per input line to stdout. A bad line yields an {"error":…} line.`;
+
+function usage(message: string): never {
+  process.stderr.write(`mcp-errors: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === undefined) usage('missing command');
+if (process.argv.includes('-h') || process.argv.includes('--help')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+function parseRenderOptions(args: string[]): RenderOptions {
+  const o: RenderOptions = { now: null };
+  for (let i = 0; i < args.length; i += 1) {
+    const flag = args[i];
+    if (flag === '--mask') {
+      o.mask = true;
+      continue;
+    }
+    const value = args[i + 1];
+    if (value === undefined) usage(`${flag} needs a value`);
+    i += 1;
+    switch (flag) {
+      case '--profile': o.profile = value as Profile; break;
+      case '--format': o.format = value as Format; break;
+      case '--spec': o.spec = value as SpecRevision; break;
+      case '--target': o.target = value as Target; break;
+      case '--now': o.now = value; break;
+      case '--id': o.errorId = value; break;
+      case '--tool': o.toolName = value; break;
+      case '--output-schema': o.outputSchema = value; break;
+      case '--extra-fields': {
+        try {
+          o.extraFields = JSON.parse(value) as Record<string, unknown>;
+        } catch {
+          usage('--extra-fields must be JSON');
+        }
+        break;
+      }
+      default: usage(`unknown argument ${JSON.stringify(flag)}`);
+    }
+  }
+  return o;
+}
+
+function run(): void {
+  if (command === 'taxonomy') {
+    if (rest.length > 0) usage('taxonomy takes no arguments');
+    for (const row of taxonomy()) {
+      process.stdout.write(`${JSON.stringify({
+        code: row.code, category: row.category, http_status: row.httpStatus, grpc_code: row.grpcCode,
+        jsonrpc_code: row.jsonrpcCode, retryable: row.retryable, doc: row.doc,
+      })}\n`);
+    }
+    return;
+  }
+  if (command === 'schema') {
+    if (rest.length !== 1) usage('schema takes one profile name');
+    try {
+      process.stdout.write(`${JSON.stringify(schema(rest[0] as Profile))}\n`);
+    } catch (e) {
+      usage(e instanceof Error ? e.message : String(e));
+    }
+    return;
+  }
+  let handle: (line: string) => string;
+  if (command === 'classify') {
+    let now: string | undefined;
+    for (let i = 0; i < rest.length; i += 2) {
+      if (rest[i] !== '--now' || rest[i + 1] === undefined) usage('classify takes only --now');
+      now = rest[i + 1];
+    }
+    handle = (line) => classifyJson(line, { now: now ?? null });
+  } else if (command === 'render') {
+    const options = parseRenderOptions(rest);
+    try {
+      checkRenderOptions(options);
+    } catch (e) {
+      usage(e instanceof Error ? e.message : String(e));
+    }
+    handle = (line) => renderJson(line, options);
+  } else {
+    usage(`unknown command ${JSON.stringify(command)}`);
+  }
+  let lineNo = 0;
+  let failed = false;
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    lineNo += 1;
+    if (line.trim() === '') return;
+    let out: string;
+    try {
+      out = handle(line);
+    } catch (e) {
+      failed = true;
+      const kind = e instanceof McpErrorsError ? e.kind : 'invalid_input';
+      const message = e instanceof Error ? e.message : String(e);
+      out = JSON.stringify({ error: { kind, message, line: lineNo } });
+    }
+    process.stdout.write(`${out}\n`);
+  });
+  lines.on('close', () => {
+    process.exitCode = failed ? 1 : 0;
+  });
+}
+
+run();

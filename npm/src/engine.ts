@@ -1,0 +1,74 @@
+// The component's lifecycle: compiled once, instantiated lazily, and
+// re-instantiated after a trap so one bad call cannot break the next.
+import { readFileSync } from 'node:fs';
+import { instantiate } from './generated/mcp-errors.js';
+import type * as Api from './generated/interfaces/mcp-errors-core-api.js';
+
+type ApiExports = typeof Api;
+
+/** The kind of an error of mcp-errors itself. */
+export type McpErrorsErrorKind = 'invalid_json' | 'invalid_input' | 'invalid_option' | 'trap';
+
+/** An error of mcp-errors itself (not the error being classified). Typed, never a bare string. */
+export class McpErrorsError extends Error {
+  readonly kind: McpErrorsErrorKind;
+  constructor(kind: McpErrorsErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'McpErrorsError';
+    this.kind = kind;
+  }
+}
+
+let coreModule: WebAssembly.Module | undefined;
+let exportsCache: ApiExports | undefined;
+let instantiations = 0;
+
+function load(): ApiExports {
+  coreModule ??= new WebAssembly.Module(
+    readFileSync(new URL('./generated/mcp-errors.core.wasm', import.meta.url)),
+  );
+  const module = coreModule;
+  const root = instantiate(() => module, {}) as unknown as { api: ApiExports };
+  instantiations += 1;
+  exportsCache = root.api;
+  return root.api;
+}
+
+/** How many times the component was instantiated (1 unless a trap forced a fresh one). */
+export function instantiationCount(): number {
+  return instantiations;
+}
+
+/** For tests: make the next call fail the way a trapping component does. */
+let injectTrap = false;
+export function _injectTrapForTests(): void {
+  injectTrap = true;
+}
+
+function isWitError(e: unknown): e is { tag: string; val: string } {
+  return typeof e === 'object' && e !== null && 'tag' in e && 'val' in e
+    && typeof (e as { tag: unknown }).tag === 'string';
+}
+
+/** Call into the component; library errors become `McpErrorsError`, a trap drops the instance. */
+export function call<T>(f: (api: ApiExports) => T): T {
+  const api = exportsCache ?? load();
+  try {
+    if (injectTrap) {
+      injectTrap = false;
+      throw new WebAssembly.RuntimeError('unreachable (injected by a test)');
+    }
+    return f(api);
+  } catch (e) {
+    if (isWitError(e)) {
+      throw new McpErrorsError(e.tag.replace(/-/g, '_') as McpErrorsErrorKind, e.val);
+    }
+    if (e instanceof WebAssembly.RuntimeError) {
+      // A trap leaves the instance in an unknown state: never use it again.
+      exportsCache = undefined;
+      throw new McpErrorsError('trap', `the mcp-errors component trapped: ${String(e)}`, { cause: e });
+    }
+    // A value the bindings could not lower (e.g. a number where text belongs).
+    throw new McpErrorsError('invalid_input', e instanceof Error ? e.message : String(e), { cause: e });
+  }
+}

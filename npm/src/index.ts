@@ -1,0 +1,200 @@
+/**
+ * mcp-errors: turn any failure inside an MCP tool into one canonical error and
+ * render it as the exact result shape an MCP client expects.
+ *
+ * ```ts
+ * server.registerTool('weather', { inputSchema: { city: z.string() } },
+ *   withErrors(async ({ city }) => ({ content: [{ type: 'text', text: await forecast(city) }] }),
+ *              { toolName: 'weather' }));
+ * ```
+ */
+import { randomUUID } from 'node:crypto';
+import { call, McpErrorsError } from './engine.js';
+import { toRawError, ToolError } from './convert.js';
+import type {
+  CallToolResult, Category, CodeInfo, ErrorCode, Hints, NormalizedError, Profile, RenderOptions,
+} from './types.js';
+import type * as Types from './generated/interfaces/mcp-errors-core-types.js';
+
+export { McpErrorsError, ToolError, toRawError };
+export type { McpErrorsErrorKind } from './engine.js';
+export type * from './types.js';
+
+const SPECS = { '2025-06-18': 'v20250618', '2025-11-25': 'v20251125', '2026-07-28': 'v20260728' } as const;
+
+function time(now: RenderOptions['now']): string | undefined {
+  if (now === null) return undefined;
+  if (now === undefined) return new Date().toISOString();
+  return typeof now === 'string' ? now : now.toISOString();
+}
+
+const NAMES = {
+  profile: ['canonical', 'tool-error-v1', 'mcp-tool-error', 'text', 'error-object', 'rpc-envelope'],
+  format: ['markdown', 'json', 'both'],
+  'spec revision': ['2025-06-18', '2025-11-25', '2026-07-28'],
+  target: ['tool-result', 'soft-result', 'protocol-error', 'needs-input', 'log-record'],
+} as const;
+
+/** Check an option's name; the same message as the core's for the same mistake. */
+function checked<T extends string>(label: keyof typeof NAMES, value: string | undefined, fallback: T): T {
+  if (value === undefined) return fallback;
+  const names: readonly string[] = NAMES[label];
+  if (!names.includes(value)) {
+    throw new McpErrorsError('invalid_option', `unknown ${label} ${JSON.stringify(value)}; expected one of: ${names.join(', ')}`);
+  }
+  return value as T;
+}
+
+/** Check every option name up front (the CLI reports these as usage errors). */
+export function checkRenderOptions(o: RenderOptions): void {
+  witOptions({ ...o, now: null });
+}
+
+/** Public options → the component's record. Conversion only. */
+function witOptions(o: RenderOptions = {}): Types.RenderOptions {
+  const spec = SPECS[checked('spec revision', o.spec, '2025-11-25')];
+  return {
+    profile: checked('profile', o.profile, 'canonical'),
+    format: checked('format', o.format, 'markdown'),
+    spec,
+    target: checked('target', o.target, 'tool-result'),
+    toolName: o.toolName,
+    now: time(o.now),
+    errorId: o.errorId,
+    outputSchema: o.outputSchema === undefined ? undefined
+      : typeof o.outputSchema === 'string' ? o.outputSchema : JSON.stringify(o.outputSchema),
+    extraFields: o.extraFields === undefined ? undefined : JSON.stringify(o.extraFields),
+    mask: o.mask ?? false,
+  };
+}
+
+const kebab = (s: string) => s.toLowerCase().replace(/_/g, '-');
+
+/** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
+export function classifyJson(raw: string, options: { now?: Date | string | null } = {}): string {
+  return call((api) => api.classifyJson(raw, { now: options.now == null ? undefined : time(options.now) }));
+}
+
+/** Classify raw-error JSON text and render it; returns the rendered JSON text. */
+export function renderJson(raw: string, options: RenderOptions = {}): string {
+  return call((api) => api.classifyRender(raw, witOptions(options)));
+}
+
+/** Classify any thrown value (with optional hints) into the canonical normalized error. */
+export function classify(err: unknown, hints?: Hints, options: { now?: Date | string | null } = {}): NormalizedError {
+  return JSON.parse(classifyJson(JSON.stringify(toRawError(err, hints)) ?? 'null', options)) as NormalizedError;
+}
+
+/** Render a normalized error as the chosen profile, format, revision and target. */
+export function render(error: NormalizedError, options: RenderOptions = {}): unknown {
+  const record: Types.NormalizedError = {
+    code: kebab(error.code) as Types.ErrorCode,
+    category: error.category as Types.Category,
+    retryable: Boolean(error.retryable),
+    retryAfterMs: error.retry_after_ms === undefined ? undefined : BigInt(Math.max(0, Math.trunc(error.retry_after_ms))),
+    httpStatus: error.http_status,
+    message: String(error.message ?? ''),
+    tool: error.tool,
+    appCode: error.app_code,
+    appType: error.app_type,
+    expected: Boolean(error.expected),
+    details: error.details === undefined ? undefined : JSON.stringify(error.details),
+    suggestions: error.suggestions ?? [],
+    evidence: error.evidence ?? [],
+    original: error.original === undefined ? undefined : JSON.stringify(error.original),
+  };
+  return JSON.parse(call((api) => api.render(record, witOptions(options))));
+}
+
+/** The minimal valid error result used when the error itself could not be normalized. */
+export function fallbackResult(reason: unknown, options: RenderOptions = {}): CallToolResult {
+  const why = reason instanceof Error ? reason.message : String(reason);
+  const result: CallToolResult = {
+    content: [{
+      type: 'text',
+      text: `Error: the tool failed, and mcp-errors could not normalize the error (${why}).`,
+    }],
+    isError: true,
+  };
+  return options.spec === '2026-07-28' ? { resultType: 'complete', ...result } : result;
+}
+
+/**
+ * Any thrown value → a ready `CallToolResult`. Never throws: if the error cannot be
+ * normalized (or the component traps), a minimal valid error result says so.
+ * Unexpected errors are masked by default (`mask: true`); `ToolError`s never are.
+ */
+export function toolResult(err: unknown, options: RenderOptions & { hints?: Hints } = {}): CallToolResult {
+  const { hints, ...renderOptions } = options;
+  const opts: RenderOptions = { mask: true, ...renderOptions };
+  try {
+    const raw = JSON.stringify(toRawError(err, { tool: opts.toolName, ...hints })) ?? 'null';
+    try {
+      return JSON.parse(renderJson(raw, opts)) as CallToolResult;
+    } catch (e) {
+      // A trap drops the instance; one retry runs on a fresh one.
+      if (e instanceof McpErrorsError && e.kind === 'trap') {
+        return JSON.parse(renderJson(raw, opts)) as CallToolResult;
+      }
+      throw e;
+    }
+  } catch (e) {
+    return fallbackResult(e, opts);
+  }
+}
+
+export interface WithErrorsOptions extends RenderOptions {
+  hints?: Hints;
+  /** Where the log record of each failure goes. Default: one JSON line on stderr. `false`: nowhere. */
+  log?: ((record: Record<string, unknown>) => void) | false;
+  /** Error ids for correlation. Default: 8 random hex characters. */
+  newErrorId?: () => string;
+}
+
+/**
+ * Wrap a tool handler (e.g. for `McpServer.registerTool`) so anything it throws becomes a
+ * normalized error result, with a log record (never masked) sharing the result's error id.
+ */
+export function withErrors<A extends unknown[], R>(
+  handler: (...args: A) => R | Promise<R>,
+  options: WithErrorsOptions = {},
+): (...args: A) => Promise<R | CallToolResult> {
+  const { log, newErrorId, ...render } = options;
+  return async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      const errorId = render.errorId ?? (newErrorId ?? (() => randomUUID().slice(0, 8)))();
+      const opts = { ...render, errorId };
+      if (log !== false) {
+        try {
+          const raw = JSON.stringify(toRawError(err, { tool: opts.toolName, ...opts.hints })) ?? 'null';
+          const record = JSON.parse(renderJson(raw, { ...opts, target: 'log-record' })) as Record<string, unknown>;
+          (log ?? ((r) => process.stderr.write(`${JSON.stringify(r)}\n`)))(record);
+        } catch {
+          // Logging must never break the error path.
+        }
+      }
+      return toolResult(err, opts);
+    }
+  };
+}
+
+/** The taxonomy: one row per canonical code. */
+export function taxonomy(): CodeInfo[] {
+  return call((api) => api.taxonomy()).map((row) => ({
+    code: row.name as ErrorCode,
+    category: row.category as Category,
+    httpStatus: row.httpStatus,
+    grpcCode: row.grpcCode,
+    jsonrpcCode: row.jsonrpcCode,
+    retryable: row.retryable,
+    doc: row.doc,
+  }));
+}
+
+/** The JSON Schema of a profile's error object (as seed 001 exports its zod schema). */
+export function schema(profile: Profile): Record<string, unknown> {
+  return JSON.parse(call((api) => api.schema(profile))) as Record<string, unknown>;
+}
+

@@ -1,0 +1,103 @@
+/** A canonical error code (see the taxonomy in the README). */
+export type ErrorCode =
+  | 'CANCELLED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'PAYLOAD_TOO_LARGE' | 'NOT_FOUND' | 'GONE'
+  | 'ALREADY_EXISTS' | 'CONFLICT' | 'FAILED_PRECONDITION' | 'UNAUTHENTICATED' | 'PERMISSION_DENIED'
+  | 'RATE_LIMITED' | 'QUOTA_EXHAUSTED' | 'UNIMPLEMENTED' | 'UNAVAILABLE' | 'NETWORK_ERROR'
+  | 'UPSTREAM_ERROR' | 'INTERNAL' | 'UNKNOWN';
+
+/** What kind of action can fix an error. */
+export type Category = 'cancelled' | 'client' | 'auth' | 'limit' | 'transient' | 'server' | 'unknown';
+
+/** The canonical, normalized error: the same JSON in every language. */
+export interface NormalizedError {
+  code: ErrorCode;
+  category: Category;
+  retryable: boolean;
+  retry_after_ms?: number;
+  http_status?: number;
+  message: string;
+  tool?: string;
+  app_code?: string;
+  app_type?: string;
+  /** True for a deliberate error whose message is safe to show. */
+  expected?: boolean;
+  details?: Record<string, unknown>;
+  suggestions?: string[];
+  /** The signals that decided the classification, e.g. `["http 429", "retry-after 30s"]`. */
+  evidence: string[];
+  /** The upstream response `{status, body}`, when there was one. */
+  original?: unknown;
+}
+
+/** Which wire contract to produce. */
+export type Profile = 'canonical' | 'tool-error-v1' | 'mcp-tool-error' | 'text' | 'error-object' | 'rpc-envelope';
+/** Which content blocks a tool result carries. */
+export type Format = 'markdown' | 'json' | 'both';
+/** The MCP revision whose schema the output satisfies. */
+export type SpecRevision = '2025-06-18' | '2025-11-25' | '2026-07-28';
+/** What to render. */
+export type Target = 'tool-result' | 'soft-result' | 'protocol-error' | 'needs-input' | 'log-record';
+
+export interface RenderOptions {
+  /** Default `canonical`. */
+  profile?: Profile;
+  /** Default `markdown`. */
+  format?: Format;
+  /** Default `2025-11-25`. */
+  spec?: SpecRevision;
+  /** Default `tool-result`. */
+  target?: Target;
+  /** The tool's name; falls back to the error's own `tool`. */
+  toolName?: string;
+  /** The time of the error. Default: now. `null` leaves it out. */
+  now?: Date | string | null;
+  /** An id to correlate the result with the server log. */
+  errorId?: string;
+  /** The tool's declared `outputSchema`: no `structuredContent` that breaks it is emitted. */
+  outputSchema?: Record<string, unknown> | string;
+  /** Fields added at the top level of the profile object (e.g. `{ metrics_available: false }`). */
+  extraFields?: Record<string, unknown>;
+  /** Mask unexpected errors (show the code's documentation line, no details). */
+  mask?: boolean;
+}
+
+/** Hints from the tool author, merged into the raw error. */
+export interface Hints {
+  tool?: string;
+  appCode?: string;
+  appType?: string;
+  details?: Record<string, unknown> | string;
+  suggestions?: string[];
+  /** A deliberate error whose message is safe to show. */
+  expected?: boolean;
+  retryable?: boolean;
+  retryAfterMs?: number;
+}
+
+/** A text content block. */
+export interface TextContent {
+  type: 'text';
+  text: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** An MCP `CallToolResult`, as rendered (assignable to the SDK's type). */
+export interface CallToolResult {
+  [key: string]: unknown;
+  resultType?: string;
+  content: TextContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** One row of the taxonomy. */
+export interface CodeInfo {
+  code: ErrorCode;
+  category: Category;
+  httpStatus: number;
+  grpcCode: number;
+  jsonrpcCode: number;
+  retryable: boolean;
+  doc: string;
+}

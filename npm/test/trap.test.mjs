@@ -1,0 +1,40 @@
+// The error path never throws: a trapping component is replaced by a fresh
+// instance, and when even that fails a minimal valid error result says so.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { toolResult, withErrors, classifyJson, McpErrorsError } from '../dist/index.js';
+import { _injectTrapForTests, instantiationCount } from '../dist/engine.js';
+
+test('a trap drops the instance; the next call runs on a fresh one', () => {
+  classifyJson('{}');
+  const before = instantiationCount();
+  _injectTrapForTests();
+  assert.throws(() => classifyJson('{}'), (e) => e instanceof McpErrorsError && e.kind === 'trap');
+  assert.equal(JSON.parse(classifyJson('{"status":404}')).code, 'NOT_FOUND');
+  assert.equal(instantiationCount(), before + 1);
+});
+
+test('toolResult retries a trap once and still returns the real result', () => {
+  _injectTrapForTests();
+  const r = toolResult(Object.assign(new Error('gone'), { status: 410 }), { now: null });
+  assert.equal(r.isError, true);
+  assert.equal(r.structuredContent.code, 'GONE');
+});
+
+test('toolResult never throws: bad options give a minimal valid error result', () => {
+  const r = toolResult(new Error('x'), { now: 'not a time' });
+  assert.deepEqual(Object.keys(r), ['content', 'isError']);
+  assert.equal(r.isError, true);
+  assert.match(r.content[0].text, /could not normalize the error \(`now` is not an RFC 3339 time/);
+  const r2 = toolResult(new Error('x'), { spec: '2026-07-28', outputSchema: '{not json' });
+  assert.equal(r2.resultType, 'complete');
+  assert.equal(r2.isError, true);
+});
+
+test('withErrors survives a throwing logger and hostile thrown values', async () => {
+  const hostile = new Proxy({}, { get() { throw new Error('trap in a getter'); }, ownKeys() { throw new Error('no keys'); } });
+  const handler = withErrors(() => { throw hostile; }, { log: () => { throw new Error('logger down'); } });
+  const r = await handler();
+  assert.equal(r.isError, true);
+  assert.ok(r.content[0].text.length > 0);
+});
