@@ -261,9 +261,16 @@ fn join(path: &str, step: &str) -> String {
 /// Messages that say nothing beyond "something under me failed".
 fn is_wrapper_message(m: &str) -> bool {
     let l = m.trim().to_ascii_lowercase();
-    // A serialized list of issues (zod's own message) says less than its summary.
+    // A serialized list of issues (zod's own message) or pydantic's multi-line
+    // report ("1 validation error for Weather\ncity\n  Field required …") says
+    // less than the one-line summary of its issues.
     if l.starts_with("[{") || l.starts_with("[\n") {
         return true;
+    }
+    if let Some((count, rest)) = l.split_once(' ') {
+        if count.parse::<u32>().is_ok() && rest.starts_with("validation error") {
+            return true;
+        }
     }
     matches!(
         l.as_str(),

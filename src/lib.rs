@@ -54,6 +54,21 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
     render(&normalized, options)
 }
 
+/// Render a normalized error given as canonical JSON, with options as JSON
+/// (see [`RenderOptions::from_json`]). The category always follows the code.
+pub fn render_json(normalized: &str, options: &str) -> Result<String, Error> {
+    let value = parse_json(normalized)?;
+    let mut n: Normalized = serde_json::from_value(value)
+        .map_err(|e| Error::InvalidInput(format!("not a normalized error: {e}")))?;
+    n.category = n.code.info().category;
+    render(&n, &RenderOptions::from_json(options)?)
+}
+
+/// Classify a raw error and render it, with options as JSON.
+pub fn classify_render_json(raw: &str, options: &str) -> Result<String, Error> {
+    classify_render(raw, &RenderOptions::from_json(options)?)
+}
+
 /// Parse a host-supplied RFC 3339 time, as a typed option error on failure.
 pub fn parse_now(t: &str) -> Result<i64, Error> {
     time::parse_rfc3339(t)

@@ -158,6 +158,60 @@ pub struct RenderOptions {
     pub mask: bool,
 }
 
+impl RenderOptions {
+    /// Parse options given as a JSON object with the fields in snake_case
+    /// (`{"profile":"tool-error-v1","format":"both","now":"…","mask":true}`);
+    /// `output_schema` and `extra_fields` may be objects or JSON text. For
+    /// hosts whose bindings pay per typed field; unknown keys are an error.
+    pub fn from_json(text: &str) -> Result<RenderOptions, Error> {
+        let value = crate::parse_json(text)
+            .map_err(|e| Error::InvalidOption(format!("render options: {}", e.detail())))?;
+        let Value::Object(map) = value else {
+            return Err(Error::InvalidOption(
+                "render options must be a JSON object".into(),
+            ));
+        };
+        let mut o = RenderOptions::default();
+        for (key, v) in &map {
+            if v.is_null() {
+                continue;
+            }
+            let text = || match v {
+                Value::String(s) => Ok(s.clone()),
+                _ => Err(Error::InvalidOption(format!(
+                    "render option {key:?} must be a string"
+                ))),
+            };
+            let json_text = || match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            match key.as_str() {
+                "profile" => o.profile = Profile::from_name(&text()?)?,
+                "format" => o.format = Format::from_name(&text()?)?,
+                "spec" => o.spec = SpecRevision::from_name(&text()?)?,
+                "target" => o.target = Target::from_name(&text()?)?,
+                "tool_name" => o.tool_name = Some(text()?),
+                "now" => o.now = Some(text()?),
+                "error_id" => o.error_id = Some(text()?),
+                "output_schema" => o.output_schema = Some(json_text()),
+                "extra_fields" => o.extra_fields = Some(json_text()),
+                "mask" => {
+                    o.mask = v.as_bool().ok_or_else(|| {
+                        Error::InvalidOption("render option \"mask\" must be a boolean".into())
+                    })?
+                }
+                other => {
+                    return Err(Error::InvalidOption(format!(
+                        "unknown render option {other:?}"
+                    )))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
     let masked;

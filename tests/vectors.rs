@@ -6,7 +6,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use common::*;
-use mcp_errors::{classify_render, classify_str, parse_now, ClassifyOptions};
+use mcp_errors::{
+    classify_render, classify_render_json, classify_str, parse_now, render_json, ClassifyOptions,
+};
 
 fn classify_options(case: &serde_json::Value) -> ClassifyOptions {
     ClassifyOptions {
@@ -37,6 +39,72 @@ fn render_vectors() {
         check(&mut failures, name(case), &want, &got);
     }
     report("render.json", cases.len(), failures);
+}
+
+/// The JSON-options entry points give the same bytes: a vector's `options`
+/// object is exactly their options JSON.
+#[test]
+fn render_vectors_with_json_options() {
+    let cases = cases("render.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let options = case["options"].to_string();
+        let want = expected_text(case);
+        check(
+            &mut failures,
+            name(case),
+            &want,
+            &classify_render_json(&raw(case), &options),
+        );
+        let normalized = classify_str(&raw(case), &classify_options(case))
+            .unwrap()
+            .to_json();
+        let label = format!("{} (render_json)", name(case));
+        check(
+            &mut failures,
+            &label,
+            &want,
+            &render_json(&normalized, &options),
+        );
+    }
+    report("render.json (JSON options)", cases.len(), failures);
+}
+
+#[test]
+fn json_options_are_checked() {
+    let bad = [
+        ("[]", "render options must be a JSON object"),
+        ("{\"profle\":\"text\"}", "unknown render option \"profle\""),
+        (
+            "{\"mask\":\"yes\"}",
+            "render option \"mask\" must be a boolean",
+        ),
+        (
+            "{\"format\":3}",
+            "render option \"format\" must be a string",
+        ),
+        (
+            "{\"spec\":\"2024\"}",
+            "unknown spec revision \"2024\"; expected one of: 2025-06-18, 2025-11-25, 2026-07-28",
+        ),
+    ];
+    for (options, message) in bad {
+        let err = classify_render_json("{}", options).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.detail()),
+            ("invalid_option", message),
+            "{options}"
+        );
+    }
+    let err = render_json("{\"code\":\"NOPE\"}", "{}").unwrap_err();
+    assert_eq!(err.kind(), "invalid_input");
+    // Nulls take the defaults; objects are accepted for the JSON-valued options.
+    let out = classify_render_json(
+        "{}",
+        r#"{"profile":null,"extra_fields":{"a":1},"output_schema":{"type":"object"}}"#,
+    )
+    .unwrap();
+    assert!(out.contains(r#""a":1"#), "{out}");
 }
 
 /// Every seed example a render vector names is reproduced, field for field.

@@ -190,6 +190,12 @@ fn render_vectors_through_the_component() {
             .expect("no trap");
         let label = format!("{} (classify + render)", name(case));
         check(&mut failures, &label, &want, &got);
+        // The JSON-options entry point, as string-only hosts call it.
+        let got = api
+            .call_classify_render_json(&mut store, &raw(case), &case["options"].to_string())
+            .expect("no trap");
+        let label = format!("{} (classify-render-json)", name(case));
+        check(&mut failures, &label, &want, &got);
     }
     report("render.json (wasmtime)", cases.len(), failures);
 }

@@ -2,7 +2,6 @@
 // The mcp-errors command line, over the same component as every other host:
 // JSON lines in, one JSON line out per input line, byte for byte what the Rust
 // and Python CLIs print.
-import { createInterface } from 'node:readline';
 import { checkRenderOptions, classifyJson, McpErrorsError, renderJson, schema, taxonomy } from './index.js';
 import type { Format, Profile, RenderOptions, SpecRevision, Target } from './types.js';
 
@@ -104,24 +103,70 @@ function run(): void {
   }
   let lineNo = 0;
   let failed = false;
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  lines.on('line', (line) => {
+  const lines: string[] = [];
+  const processLine = (bytes: Buffer): void => {
     lineNo += 1;
-    if (line.trim() === '') return;
+    let line = bytes;
+    if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
     let out: string;
-    try {
-      out = handle(line);
-    } catch (e) {
+    const bad = utf8Error(line);
+    if (bad !== null) {
       failed = true;
-      const kind = e instanceof McpErrorsError ? e.kind : 'invalid_input';
-      const message = e instanceof Error ? e.message : String(e);
-      out = JSON.stringify({ error: { kind, message, line: lineNo } });
+      out = JSON.stringify({ error: { kind: 'invalid_input', message: `line is not UTF-8: ${bad}`, line: lineNo } });
+    } else {
+      const text = line.toString('utf8');
+      if (text.trim() === '') return;
+      try {
+        out = handle(text);
+      } catch (e) {
+        failed = true;
+        const kind = e instanceof McpErrorsError ? e.kind : 'invalid_input';
+        const message = e instanceof Error ? e.message : String(e);
+        out = JSON.stringify({ error: { kind, message, line: lineNo } });
+      }
     }
-    process.stdout.write(`${out}\n`);
+    lines.push(`${out}\n`);
+  };
+  let pending: Buffer = Buffer.alloc(0);
+  process.stdin.on('data', (chunk: Buffer) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    let start = 0;
+    for (let nl = pending.indexOf(0x0a, start); nl !== -1; nl = pending.indexOf(0x0a, start)) {
+      processLine(pending.subarray(start, nl));
+      start = nl + 1;
+    }
+    pending = pending.subarray(start);
+    if (lines.length > 0) process.stdout.write(lines.splice(0).join(''));
   });
-  lines.on('close', () => {
+  process.stdin.on('end', () => {
+    if (pending.length > 0) processLine(pending);
+    process.stdout.write(lines.splice(0).join(''));
     process.exitCode = failed ? 1 : 0;
   });
+}
+
+/** Rust's `Utf8Error` text for invalid UTF-8, so every CLI says the same thing; null when valid. */
+function utf8Error(b: Uint8Array): string | null {
+  let i = 0;
+  while (i < b.length) {
+    const x = b[i];
+    if (x < 0x80) {
+      i += 1;
+      continue;
+    }
+    const width = x >= 0xc2 && x <= 0xdf ? 2 : x >= 0xe0 && x <= 0xef ? 3 : x >= 0xf0 && x <= 0xf4 ? 4 : 0;
+    if (width === 0) return `invalid utf-8 sequence of 1 bytes from index ${i}`;
+    const lo = x === 0xe0 ? 0xa0 : x === 0xf0 ? 0x90 : 0x80;
+    const hi = x === 0xed ? 0x9f : x === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k < width; k += 1) {
+      if (i + k >= b.length) return `incomplete utf-8 byte sequence from index ${i}`;
+      const c = b[i + k];
+      const ok = k === 1 ? c >= lo && c <= hi : (c & 0xc0) === 0x80;
+      if (!ok) return `invalid utf-8 sequence of ${k} bytes from index ${i}`;
+    }
+    i += width;
+  }
+  return null;
 }
 
 run();

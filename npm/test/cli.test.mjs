@@ -24,8 +24,10 @@ const FLAGS = {
 
 test('classify: every vector plus bad lines, byte for byte and same exit status', () => {
   const lines = vectors('classify.json').filter((c) => !c.options.now).map((c) => JSON.stringify(c.input));
-  lines.splice(3, 0, '{not json', '', '   ', '[1,2', '"just a string"');
-  const { rust, js } = both(['classify'], `${lines.join('\n')}\n`);
+  lines.splice(3, 0, '{not json', '', '   ', '[1,2', '"just a string"', '{"message":"crlf"}\r');
+  const invalid = Buffer.from([0x7b, 0xff, 0x7d, 0x0a, 0xe2, 0x82, 0x0a, 0xf0, 0x90, 0x28, 0x0a, 0xed, 0xa0, 0x80, 0x0a]);
+  const { rust, js } = both(['classify'], Buffer.concat([Buffer.from(`${lines.join('\n')}\n`), invalid]));
+  assert.match(js.stdout, /line is not UTF-8: invalid utf-8 sequence of 1 bytes from index 1/);
   assert.equal(js.stdout, rust.stdout);
   assert.equal(js.status, rust.status);
   assert.equal(js.status, 1);

@@ -122,6 +122,9 @@ fn build() -> Result<PathBuf> {
     }
     let out = component_path();
     std::fs::write(&out, &component).map_err(|e| format!("writing {}: {e}", out.display()))?;
+    // The Python package embeds the component.
+    let py = python_package_dir().join("src/mcp_errors/mcp_errors.wasm");
+    std::fs::write(&py, &component).map_err(|e| format!("writing {}: {e}", py.display()))?;
     eprintln!(
         "xtask: wrote {} ({} bytes, 0 imports)",
         out.display(),
@@ -187,6 +190,53 @@ fn build_npm(wasm: &Path) -> Result<()> {
     run(npm().args(["run", "build"]).env("MCP_ERRORS_WASM", wasm))
 }
 
+fn python_package_dir() -> PathBuf {
+    root().join("bindings").join("python")
+}
+
+/// A virtualenv in target/ with the Python package (editable) and its test
+/// dependencies, pinned by bindings/python/constraints.txt.
+fn python_env() -> Result<PathBuf> {
+    let venv = root().join("target").join("py-venv");
+    let python = venv.join("bin").join("python");
+    if !python.exists() {
+        step("creating a Python virtualenv (target/py-venv)");
+        run(Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .current_dir(root()))
+        .map_err(|e| format!("Python 3.10 or newer is required for the Python package: {e}"))?;
+    }
+    let marker = venv.join(".mcp-errors-installed");
+    let constraints = python_package_dir().join("constraints.txt");
+    let pyproject = python_package_dir().join("pyproject.toml");
+    let newest = std::fs::metadata(&constraints)?
+        .modified()?
+        .max(std::fs::metadata(&pyproject)?.modified()?);
+    let stale = match std::fs::metadata(&marker) {
+        Ok(m) => m.modified()? < newest,
+        Err(_) => true,
+    };
+    if stale {
+        step("installing the Python package and its test dependencies (pip)");
+        run(Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-c",
+            ])
+            .arg(&constraints)
+            .arg("-e")
+            .arg(format!("{}[test]", python_package_dir().display()))
+            .current_dir(root()))?;
+        std::fs::write(&marker, b"")?;
+    }
+    Ok(python)
+}
+
 fn test() -> Result<()> {
     let wasm = build()?;
     step("rustfmt");
@@ -221,6 +271,15 @@ fn test() -> Result<()> {
         "MCP_ERRORS_CLI",
         root().join("target").join("debug").join("mcp-errors"),
     ))?;
+    let python = python_env()?;
+    step("Python tests: vectors, conversions, MCP SDK end to end, CLI parity, threads, traps");
+    run(Command::new(&python)
+        .args(["-m", "pytest", "-q", "bindings/python/tests"])
+        .env(
+            "MCP_ERRORS_CLI",
+            root().join("target").join("debug").join("mcp-errors"),
+        )
+        .current_dir(root()))?;
     step("all test suites passed");
     Ok(())
 }

@@ -58,6 +58,14 @@ impl Guest for Component {
             .collect()
     }
 
+    fn classify_render_json(raw: String, options: String) -> Result<String, wit::Error> {
+        mcp_errors::classify_render_json(&raw, &options).map_err(to_wit_error)
+    }
+
+    fn render_json(normalized: String, options: String) -> Result<String, wit::Error> {
+        mcp_errors::render_json(&normalized, &options).map_err(to_wit_error)
+    }
+
     fn schema(p: wit::Profile) -> String {
         mcp_errors::schema(profile(p))
     }

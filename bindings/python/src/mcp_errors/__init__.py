@@ -1,0 +1,351 @@
+"""mcp-errors: turn any failure inside an MCP tool into one canonical error and
+render it as the exact result shape an MCP client expects.
+
+The decisions are made by a Rust core compiled to a WebAssembly component,
+hosted here by wasmtime: the same component, and the same bytes, as every
+other host.
+
+    from mcp.server.mcpserver import MCPServer
+    from mcp_errors import tool_errors, ToolError
+
+    server = MCPServer("weather")
+
+    @server.tool()
+    @tool_errors(tool="forecast")
+    async def forecast(city: str) -> str:
+        if city == "Atlantis":
+            raise ToolError(f"No city named {city}", code="NOT_FOUND")
+        ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import functools
+import inspect
+import json
+import logging
+import secrets
+import sys
+from enum import Enum
+from typing import Any, Callable, Literal, Mapping, TypeVar
+
+from ._convert import ToolError, to_raw_error
+from ._engine import ENGINE, McpErrorsError
+
+__all__ = [
+    "Category",
+    "ErrorCode",
+    "McpErrorsError",
+    "NormalizedError",
+    "ToolError",
+    "classify",
+    "classify_json",
+    "render",
+    "render_json",
+    "schema",
+    "taxonomy",
+    "to_raw_error",
+    "to_tool_result",
+    "tool_errors",
+]
+
+Profile = Literal["canonical", "tool-error-v1", "mcp-tool-error", "text", "error-object", "rpc-envelope"]
+Format = Literal["markdown", "json", "both"]
+SpecRevision = Literal["2025-06-18", "2025-11-25", "2026-07-28"]
+Target = Literal["tool-result", "soft-result", "protocol-error", "needs-input", "log-record"]
+
+log = logging.getLogger("mcp_errors")
+
+
+class ErrorCode(str, Enum):
+    """The canonical codes (see the taxonomy in the README)."""
+
+    CANCELLED = "CANCELLED"
+    TIMEOUT = "TIMEOUT"
+    INVALID_ARGUMENT = "INVALID_ARGUMENT"
+    PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+    NOT_FOUND = "NOT_FOUND"
+    GONE = "GONE"
+    ALREADY_EXISTS = "ALREADY_EXISTS"
+    CONFLICT = "CONFLICT"
+    FAILED_PRECONDITION = "FAILED_PRECONDITION"
+    UNAUTHENTICATED = "UNAUTHENTICATED"
+    PERMISSION_DENIED = "PERMISSION_DENIED"
+    RATE_LIMITED = "RATE_LIMITED"
+    QUOTA_EXHAUSTED = "QUOTA_EXHAUSTED"
+    UNIMPLEMENTED = "UNIMPLEMENTED"
+    UNAVAILABLE = "UNAVAILABLE"
+    NETWORK_ERROR = "NETWORK_ERROR"
+    UPSTREAM_ERROR = "UPSTREAM_ERROR"
+    INTERNAL = "INTERNAL"
+    UNKNOWN = "UNKNOWN"
+
+
+class Category(str, Enum):
+    """What kind of action can fix an error."""
+
+    CANCELLED = "cancelled"
+    CLIENT = "client"
+    AUTH = "auth"
+    LIMIT = "limit"
+    TRANSIENT = "transient"
+    SERVER = "server"
+    UNKNOWN = "unknown"
+
+
+@dataclasses.dataclass(frozen=True)
+class NormalizedError:
+    """The canonical, normalized error (the same JSON in every language)."""
+
+    code: ErrorCode
+    category: Category
+    retryable: bool
+    message: str
+    evidence: list[str]
+    retry_after_ms: int | None = None
+    http_status: int | None = None
+    tool: str | None = None
+    app_code: str | None = None
+    app_type: str | None = None
+    expected: bool = False
+    details: dict[str, Any] | None = None
+    suggestions: list[str] = dataclasses.field(default_factory=list)
+    original: Any = None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "NormalizedError":
+        return cls(
+            code=ErrorCode(d["code"]),
+            category=Category(d["category"]),
+            retryable=bool(d["retryable"]),
+            message=d["message"],
+            evidence=list(d.get("evidence", [])),
+            retry_after_ms=d.get("retry_after_ms"),
+            http_status=d.get("http_status"),
+            tool=d.get("tool"),
+            app_code=d.get("app_code"),
+            app_type=d.get("app_type"),
+            expected=bool(d.get("expected", False)),
+            details=d.get("details"),
+            suggestions=list(d.get("suggestions", [])),
+            original=d.get("original"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON object (absent values left out, as the core prints it)."""
+        d: dict[str, Any] = {"code": self.code.value, "category": self.category.value, "retryable": self.retryable}
+        for key in ("retry_after_ms", "http_status"):
+            if getattr(self, key) is not None:
+                d[key] = getattr(self, key)
+        d["message"] = self.message
+        for key in ("tool", "app_code", "app_type"):
+            if getattr(self, key) is not None:
+                d[key] = getattr(self, key)
+        if self.expected:
+            d["expected"] = True
+        if self.details is not None:
+            d["details"] = self.details
+        if self.suggestions:
+            d["suggestions"] = self.suggestions
+        d["evidence"] = self.evidence
+        if self.original is not None:
+            d["original"] = self.original
+        return d
+
+
+def _time(now: _dt.datetime | str | None | bool) -> str | None:
+    if now is None or now is False:
+        return None
+    if now is True:
+        return _dt.datetime.now(_dt.timezone.utc).isoformat()
+    if isinstance(now, _dt.datetime):
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=_dt.timezone.utc)
+        return now.isoformat()
+    return now
+
+
+def _options(
+    profile: Profile | None = None,
+    format: Format | None = None,
+    spec: SpecRevision | None = None,
+    target: Target | None = None,
+    tool_name: str | None = None,
+    now: _dt.datetime | str | None | bool = True,
+    error_id: str | None = None,
+    output_schema: Mapping[str, Any] | str | None = None,
+    extra_fields: Mapping[str, Any] | None = None,
+    mask: bool = False,
+) -> str:
+    """Keyword options → the core's JSON options (conversion only; the core checks them)."""
+    o: dict[str, Any] = {
+        "profile": profile,
+        "format": format,
+        "spec": spec,
+        "target": target,
+        "tool_name": tool_name,
+        "now": _time(now),
+        "error_id": error_id,
+        "output_schema": output_schema,
+        "extra_fields": extra_fields,
+        "mask": mask,
+    }
+    return json.dumps({k: v for k, v in o.items() if v is not None}, separators=(",", ":"))
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+
+
+class _Options:
+    """The classify-options record of the component."""
+
+    def __init__(self, now: str | None) -> None:
+        self.now = now
+
+
+def classify_json(raw: str, now: _dt.datetime | str | None = None) -> str:
+    """Classify raw-error JSON text; returns canonical JSON text (the bytes every host prints)."""
+    return ENGINE.call("classify-json", raw, _Options(_time(now)))
+
+
+def render_json(raw: str, **options: Any) -> str:
+    """Classify raw-error JSON text and render it; returns the rendered JSON text."""
+    return ENGINE.call("classify-render-json", raw, _options(**options))
+
+
+def classify(exc: Any, *, now: _dt.datetime | str | None = None, **hints: Any) -> NormalizedError:
+    """Classify any exception (or value), with optional hints (tool, app_code, app_type,
+    details, suggestions, expected, retryable, retry_after_ms)."""
+    return NormalizedError.from_dict(json.loads(classify_json(_dumps(to_raw_error(exc, **hints)), now=now)))
+
+
+def render(normalized: NormalizedError | Mapping[str, Any], **options: Any) -> dict[str, Any]:
+    """Render a normalized error: profile, format, spec, target, tool_name, now, error_id,
+    output_schema, extra_fields, mask. Returns the rendered JSON as a dict."""
+    d = normalized.to_dict() if isinstance(normalized, NormalizedError) else dict(normalized)
+    return json.loads(ENGINE.call("render-json", _dumps(d), _options(**options)))
+
+
+def fallback_result(reason: Any, spec: str | None = None) -> dict[str, Any]:
+    """The minimal valid error result used when the error itself could not be normalized."""
+    result: dict[str, Any] = {
+        "content": [{"type": "text", "text": f"Error: the tool failed, and mcp-errors could not normalize the error ({reason})."}],
+        "isError": True,
+    }
+    if spec == "2026-07-28":
+        result = {"resultType": "complete", **result}
+    return result
+
+
+def _as_sdk_result(result: dict[str, Any], as_dict: bool) -> Any:
+    if as_dict:
+        return result
+    try:
+        from mcp_types import CallToolResult  # the official SDK (mcp 2.x)
+    except ImportError:
+        try:
+            from mcp.types import CallToolResult  # type: ignore[no-redef]
+        except ImportError:
+            return result
+    return CallToolResult.model_validate(result)
+
+
+def to_tool_result(exc: Any, *, hints: Mapping[str, Any] | None = None, as_dict: bool = False, **options: Any) -> Any:
+    """Any exception → a ready tool result: an `mcp` `CallToolResult` when the SDK is
+    installed (a dict otherwise, or with `as_dict=True`). Never raises: if the error
+    cannot be normalized (or the component traps), a minimal valid error result says so.
+    Unexpected errors are masked by default (`mask=True`); `ToolError`s never are."""
+    options.setdefault("mask", True)
+    try:
+        raw = _dumps(to_raw_error(exc, **{"tool": options.get("tool_name"), **(hints or {})}))
+        try:
+            text = render_json(raw, **options)
+        except McpErrorsError as e:
+            if e.kind != "trap":
+                raise
+            text = render_json(raw, **options)  # one retry, on a fresh instance
+        return _as_sdk_result(json.loads(text), as_dict)
+    except Exception as e:  # the error path never raises
+        return _as_sdk_result(fallback_result(e, options.get("spec")), as_dict)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def tool_errors(
+    tool: str | None = None,
+    *,
+    hints: Mapping[str, Any] | None = None,
+    logger: Callable[[dict[str, Any]], None] | None | Literal[False] = None,
+    **options: Any,
+) -> Callable[[F], F]:
+    """Decorate a tool (sync or async) of the `mcp` SDK's servers: anything it raises becomes
+    a normalized error result, and a log record (never masked) with the same error id goes to
+    `logger` (default: the `mcp_errors` logging logger, at ERROR). The signature is kept, so
+    the server still derives the tool's input schema from it."""
+
+    def handle(exc: BaseException) -> Any:
+        error_id = options.get("error_id") or secrets.token_hex(4)
+        opts = {**options, "tool_name": tool or options.get("tool_name"), "error_id": error_id}
+        if logger is not False:
+            try:
+                raw = _dumps(to_raw_error(exc, **{"tool": opts["tool_name"], **(hints or {})}))
+                record = json.loads(render_json(raw, **{**opts, "target": "log-record"}))
+                if logger is None:
+                    log.error(json.dumps(record, ensure_ascii=False))
+                else:
+                    logger(record)
+            except Exception:
+                pass  # logging never breaks the error path
+        return to_tool_result(exc, hints=hints, **opts)
+
+    def decorate(fn: F) -> F:
+        if inspect.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except Exception as exc:
+                    return handle(exc)
+
+            return async_wrapper  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                return handle(exc)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def taxonomy() -> list[dict[str, Any]]:
+    """The taxonomy: one row per code (code, category, http_status, grpc_code, jsonrpc_code, retryable, doc)."""
+    rows = ENGINE.call("taxonomy")
+    return [
+        {
+            "code": getattr(r, "name"),
+            "category": getattr(r, "category"),
+            "http_status": getattr(r, "http-status"),
+            "grpc_code": getattr(r, "grpc-code"),
+            "jsonrpc_code": getattr(r, "jsonrpc-code"),
+            "retryable": getattr(r, "retryable"),
+            "doc": getattr(r, "doc"),
+        }
+        for r in rows
+    ]
+
+
+def schema(profile: Profile) -> dict[str, Any]:
+    """The JSON Schema of a profile's error object."""
+    names = ("canonical", "tool-error-v1", "mcp-tool-error", "text", "error-object", "rpc-envelope")
+    if profile not in names:
+        raise McpErrorsError("invalid_option", f"unknown profile {json.dumps(profile)}; expected one of: {', '.join(names)}")
+    return json.loads(ENGINE.call("schema", profile))

@@ -1,0 +1,137 @@
+"""`python -m mcp_errors classify|render|taxonomy|schema`: JSON lines in, one JSON
+line out per input line, byte for byte what the Rust and npm CLIs print."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable, NoReturn
+
+from . import McpErrorsError, classify_json, render_json, schema, taxonomy
+
+USAGE = """usage:
+  mcp-errors classify [--now RFC3339]
+  mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
+                    [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
+                    [--extra-fields JSON] [--mask]
+  mcp-errors taxonomy
+  mcp-errors schema PROFILE
+
+classify and render read raw errors as JSON lines on stdin and write one JSON
+line per input line to stdout. A bad line yields an {"error":…} line."""
+
+_FLAGS = {
+    "--profile": "profile",
+    "--format": "format",
+    "--spec": "spec",
+    "--target": "target",
+    "--now": "now",
+    "--id": "error_id",
+    "--tool": "tool_name",
+    "--output-schema": "output_schema",
+    "--extra-fields": "extra_fields",
+}
+
+
+def _usage(message: str) -> NoReturn:
+    sys.stderr.write(f"mcp-errors: {message}\n\n{USAGE}\n")
+    raise SystemExit(2)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _utf8_error(line: bytes, e: UnicodeDecodeError) -> str:
+    """Rust's `Utf8Error` text, so every CLI says the same thing."""
+    if "unexpected end of data" in e.reason:
+        return f"incomplete utf-8 byte sequence from index {e.start}"
+    return f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if "-h" in args or "--help" in args:
+        print(USAGE)
+        return 0
+    if not args:
+        _usage("missing command")
+    command, rest = args[0], args[1:]
+    out = sys.stdout
+    if command == "taxonomy":
+        if rest:
+            _usage("taxonomy takes no arguments")
+        for row in taxonomy():
+            out.write(_dump(row) + "\n")
+        return 0
+    if command == "schema":
+        if len(rest) != 1:
+            _usage("schema takes one profile name")
+        try:
+            out.write(_dump(schema(rest[0])) + "\n")  # type: ignore[arg-type]
+        except McpErrorsError as e:
+            _usage(e.message)
+        return 0
+    handle: Callable[[str], str]
+    if command == "classify":
+        now = None
+        i = 0
+        while i < len(rest):
+            if rest[i] != "--now" or i + 1 >= len(rest):
+                _usage("classify takes only --now")
+            now = rest[i + 1]
+            i += 2
+        handle = lambda line: classify_json(line, now=now)  # noqa: E731
+    elif command == "render":
+        options: dict[str, Any] = {"now": None}
+        i = 0
+        while i < len(rest):
+            flag = rest[i]
+            if flag == "--mask":
+                options["mask"] = True
+                i += 1
+                continue
+            if flag not in _FLAGS:
+                _usage(f"unknown argument {json.dumps(flag)}")
+            if i + 1 >= len(rest):
+                _usage(f"{flag} needs a value")
+            options[_FLAGS[flag]] = rest[i + 1]
+            i += 2
+        if "extra_fields" in options:
+            try:
+                options["extra_fields"] = json.loads(options["extra_fields"])
+            except ValueError:
+                _usage("--extra-fields must be JSON")
+        # Option names and the time are usage errors, as in the other CLIs.
+        checked = {k: options.get(k) for k in ("profile", "format", "spec", "target")}
+        try:
+            render_json("{}", **checked, now=options["now"] or "2000-01-01T00:00:00Z")
+        except McpErrorsError as e:
+            _usage(e.message)
+        handle = lambda line: render_json(line, **options)  # noqa: E731
+    else:
+        _usage(f"unknown command {json.dumps(command)}")
+    failed = False
+    for number, raw_line in enumerate(sys.stdin.buffer, start=1):
+        line_bytes = raw_line.rstrip(b"\n").rstrip(b"\r")
+        try:
+            line = line_bytes.decode("utf-8")
+        except UnicodeDecodeError as e:
+            failed = True
+            message = f"line is not UTF-8: {_utf8_error(line_bytes, e)}"
+            out.write(_dump({"error": {"kind": "invalid_input", "message": message, "line": number}}) + "\n")
+            continue
+        if not line.strip():
+            continue
+        try:
+            result = handle(line)
+        except McpErrorsError as e:
+            failed = True
+            result = _dump({"error": {"kind": e.kind, "message": e.message, "line": number}})
+        out.write(result + "\n")
+    out.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

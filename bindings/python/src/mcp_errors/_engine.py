@@ -1,0 +1,179 @@
+"""The component's lifecycle under wasmtime: compiled once (and cached on disk),
+one store and instance per thread, replaced after a trap.
+
+wasmtime-py's dynamic component API reflects a function's type on every call;
+calls here reuse the reflected types and lift the common `ok(string)` result
+directly, which makes a call several times cheaper.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import threading
+from ctypes import byref, pointer
+from pathlib import Path
+from typing import Any, Callable
+
+import wasmtime
+from wasmtime import _ffi as ffi
+from wasmtime import component as wc
+from wasmtime.component._enter import enter_wasm
+
+_API = "mcp-errors:core/api@0.1.0"
+_WASM = Path(__file__).with_name("mcp_errors.wasm")
+
+
+class McpErrorsError(Exception):
+    """An error of mcp-errors itself (not the error being classified).
+
+    `kind` is one of `invalid_json`, `invalid_input`, `invalid_option` or `trap`.
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("MCP_ERRORS_CACHE") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "mcp-errors"
+
+
+class _Compiled:
+    """The engine and the compiled component, shared by every thread."""
+
+    def __init__(self, wasm_path: Path) -> None:
+        if not wasm_path.exists():
+            raise McpErrorsError("trap", f"the component {wasm_path} is missing; build it with `cargo xtask build`")
+        self.engine = wasmtime.Engine()
+        wasm = wasm_path.read_bytes()
+        try:
+            from importlib.metadata import version
+
+            runtime = version("wasmtime")
+        except Exception:
+            runtime = "unknown"
+        key = hashlib.sha256(wasm + runtime.encode()).hexdigest()[:32]
+        cached = _cache_dir() / f"{key}.cwasm"
+        self.component: wc.Component | None = None
+        if cached.exists():
+            try:
+                self.component = wc.Component.deserialize_file(self.engine, str(cached))
+            except Exception:  # a stale or foreign cache entry: recompile
+                self.component = None
+        if self.component is None:
+            self.component = wc.Component(self.engine, wasm)
+            try:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_bytes(bytes(self.component.serialize()))
+                tmp.replace(cached)
+            except OSError:
+                pass  # caching is an optimisation only
+        self.linker = wc.Linker(self.engine)
+
+
+class _Fn:
+    """One exported function with its reflected types, called without re-reflecting."""
+
+    def __init__(self, store: wasmtime.Store, func: wc.Func) -> None:
+        fty = func.type(store)
+        self.func = func
+        self.params = [ty for _, ty in fty.params]
+        self.result = fty.result
+        self.string_result = isinstance(self.result, wc.ResultType) and isinstance(self.result.ok, wc.String)
+
+    def __call__(self, store: wasmtime.Store, *args: Any) -> Any:
+        n = len(args)
+        params = (ffi.wasmtime_component_val_t * max(n, 1))()
+        lowered = 0
+        try:
+            for ty, val in zip(self.params, args):
+                ty.convert_to_c(store, val, pointer(params[lowered]))
+                lowered += 1
+            space = ffi.wasmtime_component_val_t()
+
+            def run() -> Any:
+                return ffi.wasmtime_component_func_call(
+                    byref(self.func._func), store._context(), params, n, byref(space), 1
+                )
+
+            enter_wasm(run)
+            if self.string_result and space.of.result.is_ok:
+                ptr = space.of.result.val
+                text = ffi.to_str(ptr.contents.of.string)
+                ffi.wasm_byte_vec_delete(byref(ptr.contents.of.string))
+                ptr.contents.kind = ffi.WASMTIME_COMPONENT_BOOL
+                ptr.contents.of.boolean = False
+                ffi.wasmtime_component_val_delete(ptr)
+                return text
+            assert self.result is not None
+            return self.result.convert_from_c(space)
+        finally:
+            for i in range(lowered):
+                ffi.wasmtime_component_val_delete(byref(params[i]))
+
+
+class _Instance:
+    def __init__(self, compiled: _Compiled) -> None:
+        self.store = wasmtime.Store(compiled.engine)
+        assert compiled.component is not None
+        instance = compiled.linker.instantiate(self.store, compiled.component)
+        api = instance.get_export_index(self.store, _API)
+        self.fns: dict[str, _Fn] = {}
+        for name in ("classify-json", "classify-render-json", "render-json", "taxonomy", "schema"):
+            index = instance.get_export_index(self.store, name, api)
+            func = instance.get_func(self.store, index) if index is not None else None
+            if func is None:
+                raise McpErrorsError("trap", f"the component has no `{name}` export")
+            self.fns[name] = _Fn(self.store, func)
+
+
+class Engine:
+    """Thread-safe: each thread gets its own store and instance (wasmtime stores are not shared)."""
+
+    def __init__(self, wasm_path: Path = _WASM) -> None:
+        self._wasm_path = wasm_path
+        self._compiled: _Compiled | None = None
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self.instantiations = 0
+        self._inject_trap = False
+
+    def _instance(self) -> _Instance:
+        inst = getattr(self._local, "instance", None)
+        if inst is None:
+            with self._lock:
+                if self._compiled is None:
+                    self._compiled = _Compiled(self._wasm_path)
+                compiled = self._compiled
+            inst = _Instance(compiled)
+            with self._lock:
+                self.instantiations += 1
+            self._local.instance = inst
+        return inst
+
+    def inject_trap_for_tests(self) -> None:
+        """Make the next call fail the way a trapping component does."""
+        self._inject_trap = True
+
+    def call(self, name: str, *args: Any) -> Any:
+        inst = self._instance()
+        try:
+            if self._inject_trap:
+                self._inject_trap = False
+                raise wasmtime.WasmtimeError("wasm trap: unreachable (injected by a test)")
+            result = inst.fns[name](inst.store, *args)
+        except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
+            # A trap leaves the instance in an unknown state: never use it again.
+            self._local.instance = None
+            raise McpErrorsError("trap", f"the mcp-errors component trapped: {e!s}") from e
+        if isinstance(result, wc.Variant):
+            raise McpErrorsError(result.tag.replace("-", "_"), str(result.payload))
+        return result
+
+
+ENGINE = Engine()

@@ -1,0 +1,34 @@
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+VECTORS = ROOT / "tests" / "vectors"
+
+
+def cases(name: str) -> list[dict]:
+    return json.loads((VECTORS / name).read_text(encoding="utf-8"))["cases"]
+
+
+def raw(case: dict) -> str:
+    if isinstance(case.get("raw"), str):
+        return case["raw"]
+    return json.dumps(case["input"], ensure_ascii=False, separators=(",", ":"))
+
+
+def expected(case: dict) -> str:
+    return json.dumps(case["expected"], ensure_ascii=False, separators=(",", ":"))
+
+
+def render_kwargs(options: dict) -> dict:
+    kw = {k: v for k, v in options.items() if k != "extra_fields"}
+    if "extra_fields" in options:
+        kw["extra_fields"] = json.loads(options["extra_fields"])
+    kw.setdefault("now", None)
+    return kw
+
+
+@pytest.fixture
+def root() -> Path:
+    return ROOT
