@@ -27,6 +27,15 @@ pub struct ClassifyOptions {
 }
 
 /// Raw-error fields the classifier reads; every other top-level field is kept in `details`.
+/// Stack traces are never kept: not for the model, not for the log.
+const STACK_FIELDS: &[&str] = &[
+    "stack",
+    "stacktrace",
+    "stack_trace",
+    "traceback",
+    "backtrace",
+];
+
 const KNOWN_FIELDS: &[&str] = &[
     "status",
     "statusCode",
@@ -213,6 +222,7 @@ pub fn classify_value(value: &Value, opts: &ClassifyOptions) -> Normalized {
         evidence,
         original,
     }
+    .sanitized(false)
 }
 
 /// Walk the error, its causes and its members, breadth first and bounded.
@@ -361,7 +371,10 @@ fn collect_details(root: &Map<String, Value>) -> Option<Map<String, Value>> {
         }
     };
     for (k, v) in root {
-        if !KNOWN_FIELDS.contains(&k.as_str()) && !details.contains_key(k) {
+        if !KNOWN_FIELDS.contains(&k.as_str())
+            && !STACK_FIELDS.contains(&k.as_str())
+            && !details.contains_key(k)
+        {
             details.insert(k.clone(), v.clone());
         }
     }

@@ -19,6 +19,7 @@
 mod classify;
 mod error;
 mod normalized;
+pub mod redact;
 pub mod render;
 mod signals;
 pub mod taxonomy;

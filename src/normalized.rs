@@ -54,6 +54,52 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl Normalized {
+    /// Redacted and bounded (see [`crate::redact`]): secrets replaced, stack
+    /// traces stripped, strings, nesting and sizes cut. With `for_model`,
+    /// local file paths are masked too. Idempotent.
+    pub fn sanitized(self, for_model: bool) -> Normalized {
+        use crate::redact::{
+            mask_paths, redact_text, sanitize_value, sanitize_value_for_model, strip_stack,
+            truncate, MAX_MESSAGE_CHARS,
+        };
+        let text = |s: &str, max: usize| {
+            let s = redact_text(s);
+            truncate(&if for_model { mask_paths(&s) } else { s }, max)
+        };
+        let value = |v: &Value| {
+            if for_model {
+                sanitize_value_for_model(v)
+            } else {
+                sanitize_value(v)
+            }
+        };
+        let details = self.details.map(|d| match value(&Value::Object(d)) {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        });
+        Normalized {
+            message: text(&strip_stack(&self.message), MAX_MESSAGE_CHARS),
+            tool: self.tool.map(|t| truncate(&t, 200)),
+            app_code: self.app_code.map(|t| truncate(&t, 200)),
+            app_type: self.app_type.map(|t| truncate(&t, 200)),
+            details,
+            suggestions: self
+                .suggestions
+                .iter()
+                .take(20)
+                .map(|s| text(s, 500))
+                .collect(),
+            evidence: self
+                .evidence
+                .iter()
+                .take(20)
+                .map(|s| text(s, 300))
+                .collect(),
+            original: self.original.as_ref().map(value),
+            ..self
+        }
+    }
+
     /// The canonical JSON text (one line, fields in a fixed order).
     pub fn to_json(&self) -> String {
         // Serializing this struct cannot fail: every key is a string and every

@@ -214,18 +214,34 @@ impl RenderOptions {
 
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
-    let masked;
-    let error = if options.mask && !error.expected && options.target != Target::LogRecord {
-        masked = Normalized {
-            message: error.code.info().doc.to_string(),
-            details: None,
-            original: None,
-            ..error.clone()
-        };
-        &masked
-    } else {
-        error
-    };
+    // Whatever the host passed in is redacted and bounded again; model-facing
+    // output also loses local file paths.
+    let for_model = options.target != Target::LogRecord;
+    let mut sanitized = error.clone().sanitized(for_model);
+    if options.mask && !sanitized.expected && for_model {
+        sanitized.message = sanitized.code.info().doc.to_string();
+        sanitized.details = None;
+        sanitized.original = None;
+    }
+    let out = render_sanitized(&sanitized, options)?;
+    if out.len() <= crate::redact::MAX_RENDERED_BYTES {
+        return Ok(out);
+    }
+    // Too large: drop the details and the upstream original, and say so.
+    let mut note = Map::new();
+    note.insert(
+        "truncated".into(),
+        json!(format!(
+            "details and upstream original dropped: the result exceeded {} bytes",
+            crate::redact::MAX_RENDERED_BYTES
+        )),
+    );
+    sanitized.details = Some(note);
+    sanitized.original = None;
+    render_sanitized(&sanitized, options)
+}
+
+fn render_sanitized(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
     let timestamp = match &options.now {
         Some(t) => Some(crate::time::format_rfc3339_seconds(crate::parse_now(t)?)),
         None => None,

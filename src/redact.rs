@@ -1,0 +1,579 @@
+//! Redaction and bounds: nothing secret reaches the model or the log, and
+//! nothing unbounded reaches the wire.
+//!
+//! Every function here runs in time linear in its input: a single forward scan
+//! with fixed look-ahead, no regular expressions, no backtracking. What is
+//! removed is replaced by a marker that says what it was, e.g.
+//! `[REDACTED:github-token]`.
+
+use serde_json::{Map, Value};
+
+/// The longest message kept, in characters.
+pub const MAX_MESSAGE_CHARS: usize = 2_000;
+/// The longest string kept inside details and upstream bodies, in characters.
+pub const MAX_STRING_CHARS: usize = 4_000;
+/// The deepest nesting kept inside details and upstream bodies.
+pub const MAX_VALUE_DEPTH: usize = 8;
+/// The most members kept per object or array inside details and bodies.
+pub const MAX_MEMBERS: usize = 100;
+/// The largest rendered output aimed at: past it, details and the upstream
+/// original are dropped (and said to be).
+pub const MAX_RENDERED_BYTES: usize = 64 * 1024;
+
+/// Keys whose values are secrets wherever they appear (compared without case,
+/// `-` or `_`): an exact match, or a name that contains one of `SENSITIVE_PARTS`.
+const SENSITIVE_KEYS: &[&str] = &[
+    "authorization",
+    "proxyauthorization",
+    "cookie",
+    "setcookie",
+    "xapikey",
+    "apikey",
+    "key",
+    "password",
+    "passwd",
+    "pwd",
+    "secret",
+    "clientsecret",
+    "token",
+    "accesstoken",
+    "refreshtoken",
+    "idtoken",
+    "session",
+    "sessionid",
+    "csrf",
+    "xsrf",
+    "csrftoken",
+    "xcsrftoken",
+    "privatekey",
+    "credentials",
+    "credential",
+    "signature",
+    "sig",
+    "xamzsignature",
+    "xamzcredential",
+    "xamzsecuritytoken",
+];
+const SENSITIVE_PARTS: &[&str] = &[
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "apikey",
+    "authorization",
+    "cookie",
+    "session",
+    "csrf",
+    "xsrf",
+    "privatekey",
+    "credential",
+    "signature",
+];
+
+fn normalize_key(k: &str) -> String {
+    k.chars()
+        .filter(|c| *c != '-' && *c != '_' && *c != ' ')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether a field or header name holds a secret.
+pub fn is_sensitive_key(k: &str) -> bool {
+    if k.len() > 64 {
+        return false;
+    }
+    let n = normalize_key(k);
+    SENSITIVE_KEYS.contains(&n.as_str()) || SENSITIVE_PARTS.iter().any(|p| n.contains(p))
+}
+
+/// Query parameters whose values are credentials.
+fn is_sensitive_param(k: &str) -> bool {
+    let n = normalize_key(k);
+    matches!(
+        n.as_str(),
+        "token"
+            | "accesstoken"
+            | "apikey"
+            | "key"
+            | "sig"
+            | "signature"
+            | "xamzsignature"
+            | "xamzcredential"
+            | "xamzsecuritytoken"
+            | "clientsecret"
+            | "password"
+            | "secret"
+            | "idtoken"
+            | "refreshtoken"
+            | "auth"
+    )
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')
+}
+
+/// The length of the run at `s[i..]` of bytes that satisfy `f`.
+fn run_len(s: &[u8], i: usize, f: impl Fn(u8) -> bool) -> usize {
+    s[i..].iter().take_while(|b| f(**b)).count()
+}
+
+/// A secret that starts at byte `i`: its length and its kind.
+fn secret_at(s: &[u8], i: usize) -> Option<(usize, &'static str)> {
+    let rest = &s[i..];
+    let starts =
+        |p: &str| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+    // A token must start at a word boundary.
+    if i > 0 && is_token_char(s[i - 1]) {
+        return None;
+    }
+    let alnum = |b: u8| b.is_ascii_alphanumeric();
+    let tok = |b: u8| is_token_char(b);
+    const AWS: &[&str] = &[
+        "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA",
+    ];
+    if AWS.iter().any(|p| rest.starts_with(p.as_bytes())) {
+        let n = run_len(s, i, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
+        if n == 20 {
+            return Some((n, "aws-access-key"));
+        }
+    }
+    for p in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] {
+        if rest.starts_with(p.as_bytes()) {
+            let n = p.len() + run_len(s, i + p.len(), alnum);
+            if n >= p.len() + 30 {
+                return Some((n, "github-token"));
+            }
+        }
+    }
+    if rest.starts_with(b"github_pat_") {
+        let n = run_len(s, i, |b| b.is_ascii_alphanumeric() || b == b'_');
+        if n >= 40 {
+            return Some((n, "github-token"));
+        }
+    }
+    for p in [
+        "xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-",
+    ] {
+        if rest.starts_with(p.as_bytes()) {
+            let n = run_len(s, i, tok);
+            if n >= p.len() + 10 {
+                return Some((n, "slack-token"));
+            }
+        }
+    }
+    if starts("https://hooks.slack.com/") {
+        let n = run_len(s, i, |b| {
+            !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b'<' | b'>' | b')')
+        });
+        return Some((n, "slack-webhook"));
+    }
+    for p in ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"] {
+        if rest.starts_with(p.as_bytes()) {
+            let n = p.len() + run_len(s, i + p.len(), alnum);
+            if n >= p.len() + 10 {
+                return Some((n, "stripe-key"));
+            }
+        }
+    }
+    if rest.starts_with(b"sk-") {
+        // OpenAI (sk-…, sk-proj-…) and Anthropic (sk-ant-…) keys.
+        let n = run_len(s, i, tok);
+        if n >= 23 {
+            let kind = if rest.starts_with(b"sk-ant-") {
+                "anthropic-key"
+            } else {
+                "openai-key"
+            };
+            return Some((n, kind));
+        }
+    }
+    if rest.starts_with(b"AIza") {
+        let n = run_len(s, i, tok);
+        if n >= 35 {
+            return Some((n, "google-api-key"));
+        }
+    }
+    if rest.starts_with(b"glpat-") {
+        let n = run_len(s, i, tok);
+        if n >= 26 {
+            return Some((n, "gitlab-token"));
+        }
+    }
+    if rest.starts_with(b"npm_") {
+        let n = 4 + run_len(s, i + 4, alnum);
+        if n >= 40 {
+            return Some((n, "npm-token"));
+        }
+    }
+    if rest.starts_with(b"eyJ") {
+        // header.payload[.signature], base64url.
+        let b64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'=');
+        let h = run_len(s, i, b64);
+        if h >= 10 && s.get(i + h) == Some(&b'.') {
+            let p = run_len(s, i + h + 1, b64);
+            if p >= 4 {
+                let mut n = h + 1 + p;
+                if s.get(i + n) == Some(&b'.') {
+                    n += 1 + run_len(s, i + n + 1, b64);
+                }
+                return Some((n, "jwt"));
+            }
+        }
+    }
+    if rest.starts_with(b"-----BEGIN ") {
+        let line_end = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
+        let header = &rest[..line_end.min(80)];
+        if header.windows(11).any(|w| w == b"PRIVATE KEY") {
+            let end = find(rest, b"-----END ")
+                .map(|e| {
+                    let after = &rest[e + 9..];
+                    e + 9 + find(after, b"-----").map_or(after.len(), |x| x + 5)
+                })
+                .unwrap_or(rest.len());
+            return Some((end, "private-key"));
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Redact secrets in free text: known token shapes, `Bearer` / `Basic`
+/// credentials, URL userinfo, credential query parameters and `key=value`
+/// pairs with a sensitive key.
+pub fn redact_text(text: &str) -> String {
+    let s = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0; // bytes of `text` already in `out`
+    let mut i = 0;
+    while i < s.len() {
+        let b = s[i];
+        // Known token shapes.
+        if b.is_ascii_alphanumeric() || b == b'-' {
+            if let Some((n, kind)) = secret_at(s, i) {
+                out.push_str(&text[copied..i]);
+                out.push_str("[REDACTED:");
+                out.push_str(kind);
+                out.push(']');
+                i += n;
+                copied = i;
+                continue;
+            }
+        }
+        // `Bearer <credential>` / `Basic <credential>`.
+        for scheme in ["bearer ", "basic ", "token "] {
+            let rest = &s[i..];
+            if rest.len() > scheme.len()
+                && rest[..scheme.len()].eq_ignore_ascii_case(scheme.as_bytes())
+                && (i == 0 || !is_token_char(s[i - 1]))
+            {
+                let start = i + scheme.len();
+                let n = run_len(s, start, |b| {
+                    is_token_char(b) || matches!(b, b'.' | b'=' | b'+' | b'/' | b'~')
+                });
+                if n >= 8 {
+                    out.push_str(&text[copied..start]);
+                    out.push_str("[REDACTED:credential]");
+                    i = start + n;
+                    copied = i;
+                }
+            }
+        }
+        if i >= s.len() {
+            break;
+        }
+        // URL userinfo: scheme://user:pass@host.
+        if s[i..].starts_with(b"://") {
+            let start = i + 3;
+            let n = run_len(s, start, |b| {
+                !matches!(
+                    b,
+                    b'/' | b'@' | b' ' | b'"' | b'\'' | b'?' | b'#' | b'\n' | b'<' | b'>'
+                )
+            });
+            if s.get(start + n) == Some(&b'@') && n > 0 {
+                out.push_str(&text[copied..start]);
+                out.push_str("[REDACTED:userinfo]");
+                i = start + n;
+                copied = i;
+                continue;
+            }
+        }
+        // name=value (query strings, logfmt, form bodies) with a sensitive name.
+        if b == b'=' && i > 0 {
+            let name_len = s[..i]
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+                .count();
+            let name = &text[i - name_len..i];
+            if name_len > 0 && (is_sensitive_param(name) || is_sensitive_key(name)) {
+                let start = i + 1;
+                let n = run_len(s, start, |b| {
+                    !matches!(
+                        b,
+                        b'&' | b' '
+                            | b'"'
+                            | b'\''
+                            | b'\n'
+                            | b'\r'
+                            | b'\t'
+                            | b','
+                            | b';'
+                            | b'<'
+                            | b'>'
+                            | b'#'
+                    )
+                });
+                let value = &text[start..start + n];
+                let numeric = value.bytes().all(|b| b.is_ascii_digit());
+                if n > 0 && !numeric && !value.starts_with("[REDACTED") {
+                    out.push_str(&text[copied..start]);
+                    out.push_str("[REDACTED]");
+                    i = start + n;
+                    copied = i;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+        while i < s.len() && !text.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Cut a string to `max` characters, saying how much was cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let dropped = text[cut..].chars().count();
+            format!("{}…[truncated {dropped} chars]", &text[..cut])
+        }
+    }
+}
+
+/// Stack traces out of a message: JavaScript `    at f (file:1:2)` frames and
+/// Python `Traceback (most recent call last):` blocks (keeping its last line,
+/// the exception itself).
+pub fn strip_stack(message: &str) -> String {
+    if let Some(pos) = message.find("Traceback (most recent call last):") {
+        let before = message[..pos].trim_end();
+        let last = message[pos..]
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty() && !l.starts_with(' '))
+            .unwrap_or("")
+            .trim();
+        return match (before.is_empty(), last.starts_with("Traceback")) {
+            (true, false) => last.to_string(),
+            (false, false) => format!("{before}: {last}"),
+            (_, true) => before.to_string(),
+        };
+    }
+    let mut kept: Vec<&str> = Vec::new();
+    for line in message.lines() {
+        let t = line.trim_start();
+        if line.len() > t.len() && t.starts_with("at ") && (t.ends_with(')') || t.contains(':')) {
+            continue;
+        }
+        kept.push(line);
+    }
+    kept.join("\n").trim_end().to_string()
+}
+
+/// Local file paths in model-facing text become `[path]`.
+pub fn mask_paths(text: &str) -> String {
+    const PREFIXES: &[&str] = &[
+        "/home/",
+        "/Users/",
+        "/root/",
+        "/tmp/",
+        "/var/",
+        "/etc/",
+        "/opt/",
+        "/usr/",
+        "/srv/",
+        "/mnt/",
+        "/proc/",
+        "/private/",
+        "/app/",
+        "/workspace/",
+        "/work/",
+        "/data/",
+        "~/",
+        "file://",
+    ];
+    let s = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while i < s.len() {
+        let boundary = i == 0
+            || matches!(
+                s[i - 1],
+                b' ' | b'\'' | b'"' | b'(' | b'\n' | b'\t' | b'=' | b',' | b'['
+            );
+        let rest = &text[i..];
+        let windows_drive =
+            s.len() > i + 2 && s[i].is_ascii_alphabetic() && s[i + 1] == b':' && s[i + 2] == b'\\';
+        if boundary && (windows_drive || PREFIXES.iter().any(|p| rest.starts_with(p))) {
+            let n = run_len(s, i, |b| {
+                !matches!(b, b' ' | b'\'' | b'"' | b')' | b'\n' | b'\t' | b',' | b']')
+            });
+            out.push_str(&text[copied..i]);
+            out.push_str("[path]");
+            i += n;
+            copied = i;
+            continue;
+        }
+        i += 1;
+        while i < s.len() && !text.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Redact and bound a JSON value: sensitive keys lose their values, strings
+/// are redacted and cut, nesting and member counts are bounded. Iterative
+/// over the nesting bound, so no input can exhaust the stack.
+pub fn sanitize_value(v: &Value) -> Value {
+    sanitize(v, 0, &|s: &str| truncate(&redact_text(s), MAX_STRING_CHARS))
+}
+
+/// [`sanitize_value`] for model-facing output: local paths masked too.
+pub fn sanitize_value_for_model(v: &Value) -> Value {
+    sanitize(v, 0, &|s: &str| {
+        truncate(&mask_paths(&redact_text(s)), MAX_STRING_CHARS)
+    })
+}
+
+fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String) -> Value {
+    match v {
+        Value::String(s) => Value::String(text(s)),
+        Value::Array(items) => {
+            if depth >= MAX_VALUE_DEPTH {
+                return Value::String("[truncated: too deep]".into());
+            }
+            // A header pair ["Authorization", "Bearer …"].
+            if let [Value::String(k), Value::String(_)] = items.as_slice() {
+                if is_sensitive_key(k) {
+                    return Value::Array(vec![
+                        Value::String(k.clone()),
+                        Value::String("[REDACTED]".into()),
+                    ]);
+                }
+            }
+            let mut out: Vec<Value> = items
+                .iter()
+                .take(MAX_MEMBERS)
+                .map(|x| sanitize(x, depth + 1, text))
+                .collect();
+            if items.len() > MAX_MEMBERS {
+                out.push(Value::String(format!(
+                    "[truncated {} items]",
+                    items.len() - MAX_MEMBERS
+                )));
+            }
+            Value::Array(out)
+        }
+        Value::Object(m) => {
+            if depth >= MAX_VALUE_DEPTH {
+                return Value::String("[truncated: too deep]".into());
+            }
+            let mut out = Map::new();
+            for (k, val) in m.iter().take(MAX_MEMBERS) {
+                let redacted = is_sensitive_key(k)
+                    && !matches!(val, Value::Number(_) | Value::Bool(_) | Value::Null);
+                let key = truncate(k, 200);
+                if redacted {
+                    out.insert(key, Value::String("[REDACTED]".into()));
+                } else {
+                    out.insert(key, sanitize(val, depth + 1, text));
+                }
+            }
+            if m.len() > MAX_MEMBERS {
+                out.insert(
+                    "[truncated]".into(),
+                    Value::String(format!("{} more members", m.len() - MAX_MEMBERS)),
+                );
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_shapes() {
+        let cases = [
+            ("key AKIAIOSFODNN7EXAMPLE here", "[REDACTED:aws-access-key]"),
+            (
+                "ghp_1234567890abcdefghijklmnopqrstuvwxyz",
+                "[REDACTED:github-token]",
+            ),
+            (
+                "sk-proj-abcdefghijklmnopqrstuvwxyz123456",
+                "[REDACTED:openai-key]",
+            ),
+            (
+                "Authorization: Bearer abc.def.ghi-jkl",
+                "Bearer [REDACTED:credential]",
+            ),
+            (
+                "https://bob:hunter2@db.example.com/x",
+                "https://[REDACTED:userinfo]@db.example.com/x",
+            ),
+            (
+                "https://x.io/a?user=1&access_token=abc123&b=2",
+                "access_token=[REDACTED]&b=2",
+            ),
+        ];
+        for (input, want) in cases {
+            let got = redact_text(input);
+            assert!(got.contains(want), "{input} → {got}");
+        }
+    }
+
+    #[test]
+    fn ordinary_text_is_untouched() {
+        for t in [
+            "Resource not found: /api/patterns/invalid-resource",
+            "connect ECONNREFUSED 127.0.0.1:5432",
+            "max_tokens must be at most 4096",
+            "skeleton key",
+            "ask-me-anything",
+        ] {
+            assert_eq!(redact_text(t), t);
+        }
+    }
+
+    #[test]
+    fn stacks_and_paths() {
+        assert_eq!(
+            strip_stack("TypeError: x is undefined\n    at f (/app/src/a.js:10:5)\n    at g (node:internal/x:1:2)"),
+            "TypeError: x is undefined"
+        );
+        assert_eq!(
+            strip_stack("Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    f()\nKeyError: 'id'"),
+            "KeyError: 'id'"
+        );
+        assert_eq!(
+            mask_paths("open '/home/bob/.aws/credentials'"),
+            "open '[path]'"
+        );
+        assert_eq!(mask_paths("GET /api/v1/items"), "GET /api/v1/items");
+    }
+}
