@@ -59,13 +59,9 @@ impl Normalized {
     /// local file paths are masked too. Idempotent.
     pub fn sanitized(self, for_model: bool) -> Normalized {
         use crate::redact::{
-            mask_paths, redact_text, sanitize_value, sanitize_value_for_model, strip_stack,
-            truncate, MAX_MESSAGE_CHARS,
+            sanitize_value, sanitize_value_for_model, strip_stack, truncate, MAX_MESSAGE_CHARS,
         };
-        let text = |s: &str, max: usize| {
-            let s = redact_text(s);
-            truncate(&if for_model { mask_paths(&s) } else { s }, max)
-        };
+        let text = |s: &str, max: usize| crate::redact::bounded(s, for_model, max);
         let value = |v: &Value| {
             if for_model {
                 sanitize_value_for_model(v)

@@ -70,27 +70,40 @@ const SENSITIVE_PARTS: &[&str] = &[
     "signature",
 ];
 
-fn normalize_key(k: &str) -> String {
-    k.chars()
-        .filter(|c| *c != '-' && *c != '_' && *c != ' ')
-        .flat_map(char::to_lowercase)
-        .collect()
+/// `k` without case, `-`, `_` or spaces, in a stack buffer (keys past 64 bytes are never sensitive).
+fn normalize_key(k: &str, buf: &mut [u8; 64]) -> Option<usize> {
+    let mut n = 0;
+    for b in k.bytes() {
+        if matches!(b, b'-' | b'_' | b' ') {
+            continue;
+        }
+        *buf.get_mut(n)? = b.to_ascii_lowercase();
+        n += 1;
+    }
+    Some(n)
 }
 
 /// Whether a field or header name holds a secret.
 pub fn is_sensitive_key(k: &str) -> bool {
-    if k.len() > 64 {
+    let mut buf = [0u8; 64];
+    let Some(n) = normalize_key(k, &mut buf) else {
         return false;
-    }
-    let n = normalize_key(k);
-    SENSITIVE_KEYS.contains(&n.as_str()) || SENSITIVE_PARTS.iter().any(|p| n.contains(p))
+    };
+    let key = &buf[..n];
+    SENSITIVE_KEYS.iter().any(|s| s.as_bytes() == key)
+        || SENSITIVE_PARTS
+            .iter()
+            .any(|p| key.windows(p.len()).any(|w| w == p.as_bytes()))
 }
 
 /// Query parameters whose values are credentials.
 fn is_sensitive_param(k: &str) -> bool {
-    let n = normalize_key(k);
+    let mut buf = [0u8; 64];
+    let Some(n) = normalize_key(k, &mut buf) else {
+        return false;
+    };
     matches!(
-        n.as_str(),
+        std::str::from_utf8(&buf[..n]).unwrap_or(""),
         "token"
             | "accesstoken"
             | "apikey"
@@ -123,8 +136,14 @@ fn secret_at(s: &[u8], i: usize) -> Option<(usize, &'static str)> {
     let rest = &s[i..];
     let starts =
         |p: &str| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes());
-    // A token must start at a word boundary.
+    // A token must start at a word boundary, with a byte some shape starts with.
     if i > 0 && is_token_char(s[i - 1]) {
+        return None;
+    }
+    if !matches!(
+        rest[0],
+        b'A' | b'g' | b'x' | b'h' | b'H' | b's' | b'r' | b'w' | b'n' | b'e' | b'-'
+    ) {
         return None;
     }
     let alnum = |b: u8| b.is_ascii_alphanumeric();
@@ -264,7 +283,12 @@ pub fn redact_text(text: &str) -> String {
             }
         }
         // `Bearer <credential>` / `Basic <credential>`.
-        for scheme in ["bearer ", "basic ", "token "] {
+        let schemes: &[&str] = match b {
+            b'b' | b'B' => &["bearer ", "basic "],
+            b't' | b'T' => &["token "],
+            _ => &[],
+        };
+        for scheme in schemes {
             let rest = &s[i..];
             if rest.len() > scheme.len()
                 && rest[..scheme.len()].eq_ignore_ascii_case(scheme.as_bytes())
@@ -286,7 +310,7 @@ pub fn redact_text(text: &str) -> String {
             break;
         }
         // URL userinfo: scheme://user:pass@host.
-        if s[i..].starts_with(b"://") {
+        if b == b':' && s[i..].starts_with(b"://") {
             let start = i + 3;
             let n = run_len(s, start, |b| {
                 !matches!(
@@ -303,7 +327,7 @@ pub fn redact_text(text: &str) -> String {
             }
         }
         // name=value (query strings, logfmt, form bodies) with a sensitive name.
-        if b == b'=' && i > 0 {
+        if s[i] == b'=' && i > 0 {
             let name_len = s[..i]
                 .iter()
                 .rev()
@@ -446,7 +470,40 @@ pub fn mask_paths(text: &str) -> String {
 /// are redacted and cut, nesting and member counts are bounded. Iterative
 /// over the nesting bound, so no input can exhaust the stack.
 pub fn sanitize_value(v: &Value) -> Value {
-    sanitize(v, 0, &|s: &str| truncate(&redact_text(s), MAX_STRING_CHARS))
+    sanitize(v, 0, &|s: &str| bounded(s, false, MAX_STRING_CHARS))
+}
+
+/// A string redacted (and, for the model, path-masked) and cut to `max`
+/// characters, saying so.
+pub fn bounded(s: &str, for_model: bool, max: usize) -> String {
+    let cut = pre_cut(s);
+    let mut text = redact_text(&cut);
+    if for_model {
+        text = mask_paths(&text);
+    }
+    match cut {
+        std::borrow::Cow::Borrowed(_) => truncate(&text, max),
+        std::borrow::Cow::Owned(_) => {
+            let end = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+            format!("{}…[truncated; {} bytes in all]", &text[..end], s.len())
+        }
+    }
+}
+
+/// A long string cut (with slack) before it is scanned, so a 10 MB body costs
+/// what 4 KB does. The slack keeps a secret that straddles the final cut from
+/// being half-scanned: whatever survives the final cut was scanned whole.
+pub fn pre_cut(s: &str) -> std::borrow::Cow<'_, str> {
+    const SLACK: usize = 4 * 1024;
+    let limit = MAX_STRING_CHARS * 4 + SLACK;
+    if s.len() <= limit {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut cut = limit;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    std::borrow::Cow::Owned(s[..cut].to_string())
 }
 
 /// [`sanitize_value`] for model-facing output: local paths masked too.

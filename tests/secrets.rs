@@ -127,7 +127,7 @@ fn huge_inputs_give_bounded_results() {
     )
     .unwrap();
     assert!(
-        n.message.ends_with("…[truncated 98000 chars]"),
+        n.message.ends_with("…[truncated; 100000 bytes in all]"),
         "{}",
         &n.message[n.message.len() - 40..]
     );
