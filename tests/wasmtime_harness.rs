@@ -343,3 +343,48 @@ proptest::proptest! {
         }
     }
 }
+
+/// The test-only trapping build (`cargo xtask test` builds it): a trap is an
+/// error for the host, the trapped instance refuses further calls, and a
+/// fresh instance of the same component works.
+#[test]
+fn a_trap_is_contained_by_a_fresh_instance() {
+    let path = std::env::var_os("MCP_ERRORS_TRAP_WASM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/mcp-errors-trap.wasm")
+        });
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} is missing ({e}); run `cargo xtask test`",
+            path.display()
+        )
+    });
+    let (engine, _) = engine_and_component();
+    let component = Component::new(engine, &bytes).expect("a valid component");
+    let linker: Linker<()> = Linker::new(engine);
+    let options = wit::ClassifyOptions { now: None };
+    let mut store = Store::new(engine, ());
+    let bindings = McpErrors::instantiate(&mut store, &component, &linker).unwrap();
+    let api = bindings.mcp_errors_core_api();
+    assert!(api
+        .call_classify_json(&mut store, "{}", &options)
+        .unwrap()
+        .is_ok());
+    let trapped = api.call_classify_json(&mut store, "\"mcp-errors: trap now\"", &options);
+    assert!(
+        trapped.is_err(),
+        "the trap surfaces as an error: {trapped:?}"
+    );
+    assert!(
+        api.call_classify_json(&mut store, "{}", &options).is_err(),
+        "a trapped instance is done"
+    );
+    let mut store = Store::new(engine, ());
+    let bindings = McpErrors::instantiate(&mut store, &component, &linker).unwrap();
+    let got =
+        bindings
+            .mcp_errors_core_api()
+            .call_classify_json(&mut store, "{\"status\":404}", &options);
+    assert!(got.unwrap().unwrap().contains("NOT_FOUND"));
+}

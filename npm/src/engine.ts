@@ -39,6 +39,12 @@ export function instantiationCount(): number {
   return instantiations;
 }
 
+/** For tests: run on another build's core module (e.g. the test-only trapping build). */
+export function _useCoreModuleForTests(bytes: Uint8Array<ArrayBuffer>): void {
+  coreModule = new WebAssembly.Module(bytes);
+  exportsCache = undefined;
+}
+
 /** For tests: make the next call fail the way a trapping component does. */
 let injectTrap = false;
 export function _injectTrapForTests(): void {

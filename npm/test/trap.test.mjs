@@ -3,7 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toolResult, withErrors, classifyJson, McpErrorsError } from '../dist/index.js';
-import { _injectTrapForTests, instantiationCount } from '../dist/engine.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { _injectTrapForTests, _useCoreModuleForTests, instantiationCount } from '../dist/engine.js';
 
 test('a trap drops the instance; the next call runs on a fresh one', () => {
   classifyJson('{}');
@@ -37,4 +42,24 @@ test('withErrors survives a throwing logger and hostile thrown values', async ()
   const r = await handler();
   assert.equal(r.isError, true);
   assert.ok(r.content[0].text.length > 0);
+});
+
+test('a really trapping component: the error path still answers, and recovers', (t) => {
+  const trapWasm = process.env.MCP_ERRORS_TRAP_WASM
+    ?? fileURLToPath(new URL('../../target/mcp-errors-trap.wasm', import.meta.url));
+  const out = mkdtempSync(join(tmpdir(), 'mcp-errors-trap-'));
+  const jco = fileURLToPath(new URL('../node_modules/.bin/jco', import.meta.url));
+  execFileSync(jco, ['transpile', trapWasm, '-o', out, '--name', 'mcp-errors', '--no-wasi-shim', '--instantiation', 'sync', '--quiet']);
+  const normal = readFileSync(new URL('../dist/generated/mcp-errors.core.wasm', import.meta.url));
+  _useCoreModuleForTests(readFileSync(join(out, 'mcp-errors.core.wasm')));
+  t.after(() => _useCoreModuleForTests(normal));
+  const before = instantiationCount();
+  // The trap input traps on the first try and on the retry: the fallback answers.
+  const r = toolResult('mcp-errors: trap now', { now: null });
+  assert.equal(r.isError, true);
+  assert.match(r.content[0].text, /could not normalize the error \(the mcp-errors component trapped/);
+  assert.ok(instantiationCount() >= before + 2, 'each trap cost its instance');
+  // The next call runs on a fresh instance and works.
+  const ok = toolResult(Object.assign(new Error('gone'), { status: 410 }), { now: null });
+  assert.equal(ok.structuredContent.code, 'GONE');
 });

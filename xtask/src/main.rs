@@ -91,16 +91,51 @@ fn setup() -> Result<()> {
 fn build() -> Result<PathBuf> {
     setup()?;
     step("building the component");
-    run(cargo().args([
-        "build",
-        "--package",
-        COMPONENT_CRATE,
-        "--target",
-        WASM_TARGET,
-        "--release",
-    ]))?;
-    let module_path = root()
-        .join("target")
+    let component = componentize(&[], "release")?;
+    let out = component_path();
+    std::fs::write(&out, &component).map_err(|e| format!("writing {}: {e}", out.display()))?;
+    // The Python package embeds the component.
+    let py = python_package_dir().join("src/mcp_errors/mcp_errors.wasm");
+    std::fs::write(&py, &component).map_err(|e| format!("writing {}: {e}", py.display()))?;
+    eprintln!(
+        "xtask: wrote {} ({} bytes, 0 imports)",
+        out.display(),
+        component.len()
+    );
+    Ok(out)
+}
+
+/// The test-only component whose `"mcp-errors: trap now"` input traps, for
+/// testing the hosts' wrappers against a real trap.
+fn build_trap_component() -> Result<PathBuf> {
+    step("building the test-only trapping component");
+    let component = componentize(&["--features", "test-trap"], "trap")?;
+    let out = root().join("target").join("mcp-errors-trap.wasm");
+    std::fs::write(&out, &component).map_err(|e| format!("writing {}: {e}", out.display()))?;
+    Ok(out)
+}
+
+/// Build the component crate (in its own target subdirectory per variant) and
+/// componentize it; it must import nothing.
+fn componentize(features: &[&str], variant: &str) -> Result<Vec<u8>> {
+    let target_dir = if variant == "release" {
+        root().join("target")
+    } else {
+        root().join("target").join(variant)
+    };
+    run(cargo()
+        .args([
+            "build",
+            "--package",
+            COMPONENT_CRATE,
+            "--target",
+            WASM_TARGET,
+            "--release",
+        ])
+        .args(features)
+        .arg("--target-dir")
+        .arg(&target_dir))?;
+    let module_path = target_dir
         .join(WASM_TARGET)
         .join("release")
         .join("mcp_errors_component.wasm");
@@ -120,17 +155,7 @@ fn build() -> Result<PathBuf> {
         )
         .into());
     }
-    let out = component_path();
-    std::fs::write(&out, &component).map_err(|e| format!("writing {}: {e}", out.display()))?;
-    // The Python package embeds the component.
-    let py = python_package_dir().join("src/mcp_errors/mcp_errors.wasm");
-    std::fs::write(&py, &component).map_err(|e| format!("writing {}: {e}", py.display()))?;
-    eprintln!(
-        "xtask: wrote {} ({} bytes, 0 imports)",
-        out.display(),
-        component.len()
-    );
-    Ok(out)
+    Ok(component)
 }
 
 /// The names of the component's own (outermost) imports. Nested components
@@ -261,13 +286,15 @@ fn test() -> Result<()> {
         "-D",
         "warnings",
     ]))?;
+    let trap = build_trap_component()?;
     step("Rust tests: unit, doc, vectors, properties, wasmtime harness");
     run(cargo()
         .args(["test", "--workspace"])
+        .env("MCP_ERRORS_TRAP_WASM", &trap)
         .env("MCP_ERRORS_WASM", &wasm))?;
     build_npm(&wasm)?;
     step("Node tests: vectors, conversions, MCP SDK end to end, CLI parity, traps, pack");
-    run(npm().args(["test"]).env(
+    run(npm().args(["test"]).env("MCP_ERRORS_TRAP_WASM", &trap).env(
         "MCP_ERRORS_CLI",
         root().join("target").join("debug").join("mcp-errors"),
     ))?;
@@ -275,6 +302,7 @@ fn test() -> Result<()> {
     step("Python tests: vectors, conversions, MCP SDK end to end, CLI parity, threads, traps");
     run(Command::new(&python)
         .args(["-m", "pytest", "-q", "bindings/python/tests"])
+        .env("MCP_ERRORS_TRAP_WASM", &trap)
         .env(
             "MCP_ERRORS_CLI",
             root().join("target").join("debug").join("mcp-errors"),

@@ -24,6 +24,7 @@ impl Guest for Component {
     }
 
     fn classify_json(raw: String, options: wit::ClassifyOptions) -> Result<String, wit::Error> {
+        test_trap(&raw);
         let opts = classify_options(&options)?;
         mcp_errors::classify_str(&raw, &opts)
             .map(|n| n.to_json())
@@ -39,6 +40,7 @@ impl Guest for Component {
     }
 
     fn classify_render(raw: String, options: wit::RenderOptions) -> Result<String, wit::Error> {
+        test_trap(&raw);
         mcp_errors::classify_render(&raw, &render_options(options)).map_err(to_wit_error)
     }
 
@@ -59,6 +61,7 @@ impl Guest for Component {
     }
 
     fn classify_render_json(raw: String, options: String) -> Result<String, wit::Error> {
+        test_trap(&raw);
         mcp_errors::classify_render_json(&raw, &options).map_err(to_wit_error)
     }
 
@@ -70,6 +73,18 @@ impl Guest for Component {
         mcp_errors::schema(profile(p))
     }
 }
+
+/// With the `test-trap` feature (test builds only), this exact input traps.
+#[cfg(feature = "test-trap")]
+fn test_trap(raw: &str) {
+    if raw == "\"mcp-errors: trap now\"" {
+        panic!("test-trap: deliberate trap");
+    }
+}
+
+#[cfg(not(feature = "test-trap"))]
+#[inline(always)]
+fn test_trap(_raw: &str) {}
 
 fn to_wit_error(e: mcp_errors::Error) -> wit::Error {
     match e {

@@ -1,10 +1,13 @@
 """Thread safety, trap recovery, and an error path that never raises."""
 
 import json
+import os
 import threading
+from pathlib import Path
 
 from mcp_errors import ErrorCode, McpErrorsError, classify_json, to_tool_result
-from mcp_errors._engine import ENGINE
+import mcp_errors
+from mcp_errors._engine import ENGINE, Engine
 
 from conftest import cases, expected, raw
 
@@ -53,3 +56,19 @@ def test_to_tool_result_never_raises():
     assert "could not normalize the error" in r["content"][0]["text"]
     r = to_tool_result(ValueError("x"), as_dict=True, spec="2026-07-28", profile="nope")
     assert r["resultType"] == "complete"
+
+
+def test_a_really_trapping_component(monkeypatch):
+    """The test-only trapping build: the error path still answers, and recovers."""
+    from conftest import ROOT
+
+    path = Path(os.environ.get("MCP_ERRORS_TRAP_WASM", ROOT / "target" / "mcp-errors-trap.wasm"))
+    assert path.exists(), f"{path} is missing: run `cargo xtask test`"
+    engine = Engine(path)
+    monkeypatch.setattr(mcp_errors, "ENGINE", engine)
+    r = to_tool_result("mcp-errors: trap now", as_dict=True, now=None)
+    assert r["isError"] is True
+    assert "the mcp-errors component trapped" in r["content"][0]["text"]
+    assert engine.instantiations == 2, "the trap and the retry each cost an instance"
+    ok = to_tool_result(FileNotFoundError(2, "No such file or directory"), as_dict=True, now=None)
+    assert ok["structuredContent"]["code"] == "NOT_FOUND"
