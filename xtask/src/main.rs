@@ -208,8 +208,11 @@ fn build_npm(wasm: &Path) -> Result<()> {
         _ => true,
     };
     if stale {
-        step("installing the npm package's dev dependencies (npm ci)");
-        run(npm().args(["ci", "--no-audit", "--no-fund"]))?;
+        // Not `npm ci`: npm 11 leaves some optional platform packages of jco
+        // out of the lock file and `npm ci` then refuses it; `npm install`
+        // still follows the lock.
+        step("installing the npm package's dev dependencies (npm install)");
+        run(npm().args(["install", "--no-audit", "--no-fund"]))?;
     }
     step("building the npm package (jco transpile + tsc)");
     run(npm().args(["run", "build"]).env("MCP_ERRORS_WASM", wasm))
