@@ -127,19 +127,30 @@ export function fallbackResult(reason: unknown, options: RenderOptions = {}): Ca
 export function toolResult(err: unknown, options: RenderOptions & { hints?: Hints } = {}): CallToolResult {
   const { hints, ...renderOptions } = options;
   const opts: RenderOptions = { mask: true, ...renderOptions };
+  let raw: string;
   try {
-    const raw = JSON.stringify(toRawError(err, { tool: opts.toolName, ...hints })) ?? 'null';
+    raw = rawText(err, opts.toolName, hints);
+  } catch (e) {
+    return fallbackResult(e, opts);
+  }
+  return resultFromRaw(raw, opts);
+}
+
+/** A thrown value as raw-error JSON text, with the tool name and the author's hints. */
+function rawText(err: unknown, toolName: string | undefined, hints: Hints | undefined): string {
+  return JSON.stringify(toRawError(err, { tool: toolName, ...hints })) ?? 'null';
+}
+
+/** Render raw-error text as a tool result; never throws. A trap drops the instance, and one
+ * retry runs on a fresh one. */
+function resultFromRaw(raw: string, opts: RenderOptions): CallToolResult {
+  for (let attempt = 0; ; attempt += 1) {
     try {
       return JSON.parse(renderJson(raw, opts)) as CallToolResult;
     } catch (e) {
-      // A trap drops the instance; one retry runs on a fresh one.
-      if (e instanceof McpErrorsError && e.kind === 'trap') {
-        return JSON.parse(renderJson(raw, opts)) as CallToolResult;
-      }
-      throw e;
+      if (attempt === 0 && e instanceof McpErrorsError && e.kind === 'trap') continue;
+      return fallbackResult(e, opts);
     }
-  } catch (e) {
-    return fallbackResult(e, opts);
   }
 }
 
@@ -165,17 +176,23 @@ export function withErrors<A extends unknown[], R>(
       return await handler(...args);
     } catch (err) {
       const errorId = render.errorId ?? (newErrorId ?? (() => randomUUID().slice(0, 8)))();
-      const opts = { ...render, errorId };
+      const { hints, ...opts } = { ...render, errorId };
+      let raw: string;
+      try {
+        // Converted once, for both the log record and the result.
+        raw = rawText(err, opts.toolName, hints);
+      } catch (e) {
+        return fallbackResult(e, opts);
+      }
       if (log !== false) {
         try {
-          const raw = JSON.stringify(toRawError(err, { tool: opts.toolName, ...opts.hints })) ?? 'null';
           const record = JSON.parse(renderJson(raw, { ...opts, target: 'log-record' })) as Record<string, unknown>;
           (log ?? ((r) => process.stderr.write(`${JSON.stringify(r)}\n`)))(record);
         } catch {
           // Logging must never break the error path.
         }
       }
-      return toolResult(err, opts);
+      return resultFromRaw(raw, { mask: true, ...opts });
     }
   };
 }

@@ -260,16 +260,28 @@ def to_tool_result(exc: Any, *, hints: Mapping[str, Any] | None = None, as_dict:
     Unexpected errors are masked by default (`mask=True`); `ToolError`s never are."""
     options.setdefault("mask", True)
     try:
-        raw = _dumps(to_raw_error(exc, **{"tool": options.get("tool_name"), **(hints or {})}))
-        try:
-            text = render_json(raw, **options)
-        except McpErrorsError as e:
-            if e.kind != "trap":
-                raise
-            text = render_json(raw, **options)  # one retry, on a fresh instance
-        return _as_sdk_result(json.loads(text), as_dict)
+        raw = _raw_text(exc, options.get("tool_name"), hints)
     except Exception as e:  # the error path never raises
         return _as_sdk_result(fallback_result(e, options.get("spec")), as_dict)
+    return _result_from_raw(raw, as_dict, options)
+
+
+def _raw_text(exc: Any, tool_name: str | None, hints: Mapping[str, Any] | None) -> str:
+    """An exception as raw-error JSON text, with the tool name and the author's hints."""
+    return _dumps(to_raw_error(exc, **{"tool": tool_name, **(hints or {})}))
+
+
+def _result_from_raw(raw: str, as_dict: bool, options: dict[str, Any]) -> Any:
+    """Render raw-error text as a tool result; never raises. A trap drops the thread's
+    instance, and one retry runs on a fresh one."""
+    for attempt in range(2):
+        try:
+            return _as_sdk_result(json.loads(render_json(raw, **options)), as_dict)
+        except Exception as e:
+            if attempt == 0 and isinstance(e, McpErrorsError) and e.kind == "trap":
+                continue
+            return _as_sdk_result(fallback_result(e, options.get("spec")), as_dict)
+    raise AssertionError("unreachable")
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -290,9 +302,13 @@ def tool_errors(
     def handle(exc: BaseException) -> Any:
         error_id = options.get("error_id") or secrets.token_hex(4)
         opts = {**options, "tool_name": tool or options.get("tool_name"), "error_id": error_id}
+        try:
+            # Converted once, for both the log record and the result.
+            raw = _raw_text(exc, opts["tool_name"], hints)
+        except Exception as e:  # the error path never raises
+            return _as_sdk_result(fallback_result(e, opts.get("spec")), False)
         if logger is not False:
             try:
-                raw = _dumps(to_raw_error(exc, **{"tool": opts["tool_name"], **(hints or {})}))
                 record = json.loads(render_json(raw, **{**opts, "target": "log-record"}))
                 if logger is None:
                     log.error(json.dumps(record, ensure_ascii=False))
@@ -300,7 +316,7 @@ def tool_errors(
                     logger(record)
             except Exception:
                 pass  # logging never breaks the error path
-        return to_tool_result(exc, hints=hints, **opts)
+        return _result_from_raw(raw, False, {"mask": True, **opts})
 
     def decorate(fn: F) -> F:
         if inspect.iscoroutinefunction(fn):
