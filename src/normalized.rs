@@ -56,7 +56,8 @@ fn is_false(b: &bool) -> bool {
 impl Normalized {
     /// Redacted and bounded (see [`crate::redact`]): secrets replaced, stack
     /// traces stripped, strings, nesting and sizes cut. With `for_model`,
-    /// local file paths are masked too. Idempotent.
+    /// local file paths are masked too. Idempotent: sanitizing a sanitized error
+    /// changes nothing.
     pub fn sanitized(self, for_model: bool) -> Normalized {
         use crate::redact::{
             sanitize_value, sanitize_value_for_model, strip_stack, truncate, MAX_MESSAGE_CHARS,

@@ -16,6 +16,8 @@ pub const MAX_STRING_CHARS: usize = 4_000;
 pub const MAX_VALUE_DEPTH: usize = 8;
 /// The most members kept per object or array inside details and bodies.
 pub const MAX_MEMBERS: usize = 100;
+/// How every cut text ends: `…[truncated N chars]` or `…[truncated; N bytes in all]`.
+const TRUNCATION_MARK: &str = "…[truncated";
 /// The largest rendered output aimed at: past it, details and the upstream
 /// original are dropped (and said to be).
 pub const MAX_RENDERED_BYTES: usize = 64 * 1024;
@@ -373,12 +375,28 @@ pub fn redact_text(text: &str) -> String {
 }
 
 /// Cut a string to `max` characters, saying how much was cut.
+/// A text already cut to `max` keeps its marker: cutting twice must not
+/// count the first marker as the text it dropped.
 pub fn truncate(text: &str, max: usize) -> String {
+    if let Some(at) = text.rfind(TRUNCATION_MARK) {
+        let tail = &text[at + TRUNCATION_MARK.len()..];
+        let count = |t: &str, unit: &str| {
+            t.strip_suffix(unit)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let is_mark = tail.strip_prefix(' ').is_some_and(|t| count(t, " chars]"))
+            || tail
+                .strip_prefix("; ")
+                .is_some_and(|t| count(t, " bytes in all]"));
+        if is_mark && text[..at].chars().count() <= max {
+            return text.to_string();
+        }
+    }
     match text.char_indices().nth(max) {
         None => text.to_string(),
         Some((cut, _)) => {
             let dropped = text[cut..].chars().count();
-            format!("{}…[truncated {dropped} chars]", &text[..cut])
+            format!("{}{TRUNCATION_MARK} {dropped} chars]", &text[..cut])
         }
     }
 }
@@ -485,7 +503,11 @@ pub fn bounded(s: &str, for_model: bool, max: usize) -> String {
         std::borrow::Cow::Borrowed(_) => truncate(&text, max),
         std::borrow::Cow::Owned(_) => {
             let end = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
-            format!("{}…[truncated; {} bytes in all]", &text[..end], s.len())
+            format!(
+                "{}{TRUNCATION_MARK}; {} bytes in all]",
+                &text[..end],
+                s.len()
+            )
         }
     }
 }
@@ -615,6 +637,22 @@ mod tests {
         ] {
             assert_eq!(redact_text(t), t);
         }
+    }
+
+    #[test]
+    fn cutting_twice_keeps_the_first_count() {
+        let once = truncate(&"m".repeat(100), 10);
+        assert_eq!(once, format!("{}…[truncated 90 chars]", "m".repeat(10)));
+        assert_eq!(truncate(&once, 10), once);
+        let long = bounded(&"x".repeat(100_000), true, 10);
+        assert_eq!(bounded(&long, true, 10), long);
+        assert!(
+            long.ends_with("…[truncated; 100000 bytes in all]"),
+            "{long}"
+        );
+        // Only a real marker is kept: anything else after the mark is cut as usual.
+        let fake = format!("abc…[truncated {}]", "y".repeat(50));
+        assert_eq!(truncate(&fake, 10), "abc…[trunc…[truncated 56 chars]");
     }
 
     #[test]

@@ -51,6 +51,10 @@ proptest! {
         prop_assert_eq!(n.category, n.code.info().category);
         prop_assert!(!n.evidence.is_empty());
         prop_assert!(!n.message.is_empty());
+        // classify's output is already sanitized: doing it again changes nothing.
+        prop_assert_eq!(&n.clone().sanitized(false), &n);
+        let for_model = n.clone().sanitized(true);
+        prop_assert_eq!(&for_model.clone().sanitized(true), &for_model);
         let text = n.to_json();
         let back: Value = serde_json::from_str(&text).expect("valid JSON");
         prop_assert_eq!(&back["code"], &json!(n.code.name()));
