@@ -530,9 +530,7 @@ pub fn pre_cut(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// [`sanitize_value`] for model-facing output: local paths masked too.
 pub fn sanitize_value_for_model(v: &Value) -> Value {
-    sanitize(v, 0, &|s: &str| {
-        truncate(&mask_paths(&redact_text(s)), MAX_STRING_CHARS)
-    })
+    sanitize(v, 0, &|s: &str| bounded(s, true, MAX_STRING_CHARS))
 }
 
 fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String) -> Value {
