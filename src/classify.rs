@@ -127,6 +127,12 @@ pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, cra
 /// not an object is read as well as it can be (a string is a message, a number
 /// a code, an array the members of an aggregate).
 pub fn classify_value(value: &Value, opts: &ClassifyOptions) -> Normalized {
+    classify_unsanitized(value, opts).sanitized(false)
+}
+
+/// [`classify_value`] before redaction and bounds: for callers that sanitize
+/// the result themselves (rendering does), so the work is done once.
+pub(crate) fn classify_unsanitized(value: &Value, opts: &ClassifyOptions) -> Normalized {
     let owned;
     let root: &Map<String, Value> = match value {
         Value::Object(map) => map,
@@ -222,7 +228,6 @@ pub fn classify_value(value: &Value, opts: &ClassifyOptions) -> Normalized {
         evidence,
         original,
     }
-    .sanitized(false)
 }
 
 /// Walk the error, its causes and its members, breadth first and bounded.

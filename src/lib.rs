@@ -51,8 +51,11 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
         Some(t) => Some(parse_now(t)?),
         None => None,
     };
-    let normalized = classify_str(raw, &ClassifyOptions { now_ms })?;
-    render(&normalized, options)
+    // Rendering redacts and bounds the error itself, so the classification is
+    // handed over unsanitized: the work is done once.
+    let value = parse_json(raw)?;
+    let normalized = classify::classify_unsanitized(&value, &ClassifyOptions { now_ms });
+    render::render_owned(normalized, options)
 }
 
 /// Render a normalized error given as canonical JSON, with options as JSON

@@ -214,10 +214,15 @@ impl RenderOptions {
 
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
+    render_owned(error.clone(), options)
+}
+
+/// [`render`] taking the error by value (no copy).
+pub(crate) fn render_owned(error: Normalized, options: &RenderOptions) -> Result<String, Error> {
     // Whatever the host passed in is redacted and bounded again; model-facing
     // output also loses local file paths.
     let for_model = options.target != Target::LogRecord;
-    let mut sanitized = error.clone().sanitized(for_model);
+    let mut sanitized = error.sanitized(for_model);
     if options.mask && !sanitized.expected && for_model {
         sanitized.message = sanitized.code.info().doc.to_string();
         sanitized.details = None;
