@@ -24,6 +24,8 @@ pub const MAX_NODES: usize = 64;
 pub struct ClassifyOptions {
     /// The current time in milliseconds since the epoch, for HTTP-date `Retry-After`.
     pub now_ms: Option<i64>,
+    /// Bounds on the normalized error's message, details and original.
+    pub limits: crate::Limits,
 }
 
 /// Raw-error fields the classifier reads; every other top-level field is kept in `details`.
@@ -119,15 +121,17 @@ impl Gathered {
 
 /// Classify a raw error given as JSON text.
 pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, crate::Error> {
+    opts.limits.checked()?;
     let value = crate::parse_json(raw)?;
     Ok(classify_value(&value, opts))
 }
 
 /// Classify a raw error given as a JSON value. Never fails: anything that is
 /// not an object is read as well as it can be (a string is a message, a number
-/// a code, an array the members of an aggregate).
+/// a code, an array the members of an aggregate). Limits out of range are
+/// pulled into range.
 pub fn classify_value(value: &Value, opts: &ClassifyOptions) -> Normalized {
-    classify_unsanitized(value, opts).sanitized(false)
+    classify_unsanitized(value, opts).sanitized_with(false, &opts.limits)
 }
 
 /// [`classify_value`] before redaction and bounds: for callers that sanitize

@@ -28,6 +28,7 @@ pub mod time;
 pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};
 pub use error::Error;
 pub use normalized::Normalized;
+pub use redact::Limits;
 pub use render::{render, schema, Format, Profile, RenderOptions, SpecRevision, Target};
 pub use taxonomy::{Category, Code, CodeInfo, TABLE};
 
@@ -51,10 +52,17 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
         Some(t) => Some(parse_now(t)?),
         None => None,
     };
+    options.limits.checked()?;
     // Rendering redacts and bounds the error itself, so the classification is
     // handed over unsanitized: the work is done once.
     let value = parse_json(raw)?;
-    let normalized = classify::classify_unsanitized(&value, &ClassifyOptions { now_ms });
+    let normalized = classify::classify_unsanitized(
+        &value,
+        &ClassifyOptions {
+            now_ms,
+            limits: options.limits,
+        },
+    );
     render::render_owned(normalized, options)
 }
 

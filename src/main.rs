@@ -1,10 +1,11 @@
 //! The `mcp-errors` command line: classify and render raw errors given as JSON lines.
 //!
 //! ```text
-//! mcp-errors classify [--now RFC3339]                  < raw-errors.jsonl
+//! mcp-errors classify [--now RFC3339] [--limits JSON]  < raw-errors.jsonl
 //! mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
 //!                   [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-//!                   [--extra-fields JSON] [--mask]     < raw-errors.jsonl
+//!                   [--extra-fields JSON] [--limits JSON] [--mask]
+//!                                                      < raw-errors.jsonl
 //! mcp-errors taxonomy
 //! mcp-errors schema PROFILE
 //! ```
@@ -17,22 +18,23 @@ use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
 use mcp_errors::{
-    classify_render, classify_str, parse_now, ClassifyOptions, Error, Format, Profile,
+    classify_render, classify_str, parse_now, ClassifyOptions, Error, Format, Limits, Profile,
     RenderOptions, SpecRevision, Target, TABLE,
 };
 use serde_json::json;
 
 const USAGE: &str = "\
 usage:
-  mcp-errors classify [--now RFC3339]
+  mcp-errors classify [--now RFC3339] [--limits JSON]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-                    [--extra-fields JSON] [--mask]
+                    [--extra-fields JSON] [--limits JSON] [--mask]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {\"error\":…} line.
+--limits takes a JSON object such as {\"max_message_chars\":500}.
 
 profiles: canonical, tool-error-v1, mcp-tool-error, text, error-object, rpc-envelope
 formats:  markdown, json, both
@@ -58,6 +60,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
     }
     let mut opts = RenderOptions::default();
     let mut now = None;
+    let mut limits = Limits::default();
     let mut i = 0;
     while i < rest.len() {
         let flag = rest[i].as_str();
@@ -81,6 +84,11 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             "--tool" => opts.tool_name = Some(value()?),
             "--output-schema" => opts.output_schema = Some(value()?),
             "--extra-fields" => opts.extra_fields = Some(value()?),
+            "--limits" => {
+                limits = mcp_errors::parse_json(&value()?)
+                    .and_then(|v| Limits::from_json_value(&v))
+                    .map_err(e)?
+            }
             "--mask" => {
                 opts.mask = true;
                 i += 1;
@@ -93,17 +101,18 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
     match cmd.as_str() {
         "classify" => {
             if opts != RenderOptions::default() {
-                return Err("classify takes only --now".into());
+                return Err("classify takes only --now and --limits".into());
             }
             let now_ms = now
                 .as_deref()
                 .map(parse_now)
                 .transpose()
                 .map_err(|e| e.to_string())?;
-            Ok(Command::Classify(ClassifyOptions { now_ms }))
+            Ok(Command::Classify(ClassifyOptions { now_ms, limits }))
         }
         "render" => {
             opts.now = now;
+            opts.limits = limits;
             Ok(Command::Render(opts))
         }
         "taxonomy" if rest.is_empty() => Ok(Command::Taxonomy),

@@ -59,23 +59,21 @@ impl Normalized {
     /// local file paths are masked too. Idempotent: sanitizing a sanitized error
     /// changes nothing.
     pub fn sanitized(self, for_model: bool) -> Normalized {
-        use crate::redact::{
-            sanitize_value, sanitize_value_for_model, strip_stack, truncate, MAX_MESSAGE_CHARS,
-        };
+        self.sanitized_with(for_model, &crate::Limits::default())
+    }
+
+    /// [`Normalized::sanitized`] with the given limits (pulled into range).
+    pub fn sanitized_with(self, for_model: bool, limits: &crate::Limits) -> Normalized {
+        use crate::redact::{sanitize_value_with, strip_stack, truncate};
+        let limits = limits.clamped();
         let text = |s: &str, max: usize| crate::redact::bounded(s, for_model, max);
-        let value = |v: &Value| {
-            if for_model {
-                sanitize_value_for_model(v)
-            } else {
-                sanitize_value(v)
-            }
-        };
+        let value = |v: &Value| sanitize_value_with(v, for_model, &limits);
         let details = self.details.map(|d| match value(&Value::Object(d)) {
             Value::Object(m) => m,
             _ => Map::new(),
         });
         Normalized {
-            message: text(&strip_stack(&self.message), MAX_MESSAGE_CHARS),
+            message: text(&strip_stack(&self.message), limits.max_message_chars),
             tool: self.tool.map(|t| truncate(&t, 200)),
             app_code: self.app_code.map(|t| truncate(&t, 200)),
             app_type: self.app_type.map(|t| truncate(&t, 200)),

@@ -8,19 +8,141 @@
 
 use serde_json::{Map, Value};
 
-/// The longest message kept, in characters.
+/// The longest message kept, in characters (the default of [`Limits::max_message_chars`]).
 pub const MAX_MESSAGE_CHARS: usize = 2_000;
-/// The longest string kept inside details and upstream bodies, in characters.
+/// The longest string kept inside details and upstream bodies, in characters
+/// (the default of [`Limits::max_string_chars`]).
 pub const MAX_STRING_CHARS: usize = 4_000;
-/// The deepest nesting kept inside details and upstream bodies.
+/// The deepest nesting kept inside details and upstream bodies (the default of
+/// [`Limits::max_depth`]).
 pub const MAX_VALUE_DEPTH: usize = 8;
-/// The most members kept per object or array inside details and bodies.
+/// The most members kept per object or array inside details and bodies (the
+/// default of [`Limits::max_members`]).
 pub const MAX_MEMBERS: usize = 100;
 /// How every cut text ends: `…[truncated N chars]` or `…[truncated; N bytes in all]`.
 const TRUNCATION_MARK: &str = "…[truncated";
-/// The largest rendered output aimed at: past it, details and the upstream
-/// original are dropped (and said to be).
+/// The largest rendered output aimed at (the default of
+/// [`Limits::max_rendered_bytes`]): past it, details and the upstream original
+/// are dropped (and said to be).
 pub const MAX_RENDERED_BYTES: usize = 64 * 1024;
+
+/// Bounds on what is kept and rendered. `Default` gives the documented
+/// defaults; every field has an accepted range ([`Limits::RANGES`]) and a
+/// value outside it is an [`Error::InvalidOption`](crate::Error), never a
+/// silent change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The longest message, in characters. Default 2 000; 16 to 100 000.
+    pub max_message_chars: usize,
+    /// The longest string inside details and the upstream original (the body
+    /// excerpt), in characters. Default 4 000; 16 to 1 000 000.
+    pub max_string_chars: usize,
+    /// The deepest nesting kept inside details and the upstream original.
+    /// Default 8; 1 to 32.
+    pub max_depth: usize,
+    /// The most members kept per object or array inside details and the
+    /// upstream original. Default 100; 1 to 10 000.
+    pub max_members: usize,
+    /// The largest rendered output, in bytes: past it, details and the
+    /// upstream original are dropped and a note says so. Default 65 536;
+    /// 1 024 to 16 777 216.
+    pub max_rendered_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_message_chars: MAX_MESSAGE_CHARS,
+            max_string_chars: MAX_STRING_CHARS,
+            max_depth: MAX_VALUE_DEPTH,
+            max_members: MAX_MEMBERS,
+            max_rendered_bytes: MAX_RENDERED_BYTES,
+        }
+    }
+}
+
+impl Limits {
+    /// Each field's public name (snake_case, as in JSON options) and its
+    /// accepted range, in declaration order.
+    pub const RANGES: [(&'static str, usize, usize); 5] = [
+        ("max_message_chars", 16, 100_000),
+        ("max_string_chars", 16, 1_000_000),
+        ("max_depth", 1, 32),
+        ("max_members", 1, 10_000),
+        ("max_rendered_bytes", 1_024, 16 * 1024 * 1024),
+    ];
+
+    fn fields_mut(&mut self) -> [&mut usize; 5] {
+        [
+            &mut self.max_message_chars,
+            &mut self.max_string_chars,
+            &mut self.max_depth,
+            &mut self.max_members,
+            &mut self.max_rendered_bytes,
+        ]
+    }
+
+    /// Set the field named `name` (snake_case), checking its range.
+    pub fn set(&mut self, name: &str, value: u64) -> Result<(), crate::Error> {
+        let Some(i) = Self::RANGES.iter().position(|(n, _, _)| *n == name) else {
+            return Err(crate::Error::InvalidOption(format!(
+                "unknown limit {name:?}; expected one of: {}",
+                Self::RANGES.map(|(n, _, _)| n).join(", ")
+            )));
+        };
+        let (_, lo, hi) = Self::RANGES[i];
+        if value < lo as u64 || value > hi as u64 {
+            return Err(crate::Error::InvalidOption(format!(
+                "limit {name:?} is {value}; it must be from {lo} to {hi}"
+            )));
+        }
+        *self.fields_mut()[i] = value as usize;
+        Ok(())
+    }
+
+    /// These limits if every field is in range, else the typed error for the
+    /// first that is not.
+    pub fn checked(self) -> Result<Limits, crate::Error> {
+        let mut out = Limits::default();
+        let mut me = self;
+        for (i, value) in me.fields_mut().into_iter().enumerate() {
+            out.set(Self::RANGES[i].0, *value as u64)?;
+        }
+        Ok(out)
+    }
+
+    /// These limits with every field pulled into its range (for the
+    /// infallible entry points).
+    pub fn clamped(self) -> Limits {
+        let mut me = self;
+        for (i, value) in me.fields_mut().into_iter().enumerate() {
+            let (_, lo, hi) = Self::RANGES[i];
+            *value = (*value).clamp(lo, hi);
+        }
+        me
+    }
+
+    /// Parse limits given as a JSON object in snake_case
+    /// (`{"max_message_chars":500}`); absent or null fields keep their defaults.
+    pub fn from_json_value(v: &Value) -> Result<Limits, crate::Error> {
+        let Value::Object(map) = v else {
+            return Err(crate::Error::InvalidOption(
+                "\"limits\" must be a JSON object".into(),
+            ));
+        };
+        let mut out = Limits::default();
+        for (key, value) in map {
+            if value.is_null() {
+                continue;
+            }
+            let n = value.as_u64().ok_or_else(|| {
+                crate::Error::InvalidOption(format!("limit {key:?} must be a non-negative integer"))
+            })?;
+            out.set(key, n)?;
+        }
+        Ok(out)
+    }
+}
 
 /// Keys whose values are secrets wherever they appear (compared without case,
 /// `-` or `_`): an exact match, or a name that contains one of `SENSITIVE_PARTS`.
@@ -484,17 +606,31 @@ pub fn mask_paths(text: &str) -> String {
     out
 }
 
-/// Redact and bound a JSON value: sensitive keys lose their values, strings
-/// are redacted and cut, nesting and member counts are bounded. Iterative
-/// over the nesting bound, so no input can exhaust the stack.
+/// Redact and bound a JSON value with the default [`Limits`]: sensitive keys
+/// lose their values, strings are redacted and cut, nesting and member counts
+/// are bounded. Recursion is bounded by the depth limit (at most 32), so no
+/// input can exhaust the stack.
 pub fn sanitize_value(v: &Value) -> Value {
-    sanitize(v, 0, &|s: &str| bounded(s, false, MAX_STRING_CHARS))
+    sanitize_value_with(v, false, &Limits::default())
+}
+
+/// [`sanitize_value`] for model-facing output: local paths masked too.
+pub fn sanitize_value_for_model(v: &Value) -> Value {
+    sanitize_value_with(v, true, &Limits::default())
+}
+
+/// [`sanitize_value`] with the given limits (pulled into range); with
+/// `for_model`, local paths are masked too.
+pub fn sanitize_value_with(v: &Value, for_model: bool, limits: &Limits) -> Value {
+    let limits = limits.clamped();
+    let max = limits.max_string_chars;
+    sanitize(v, 0, &|s: &str| bounded(s, for_model, max), &limits)
 }
 
 /// A string redacted (and, for the model, path-masked) and cut to `max`
 /// characters, saying so.
 pub fn bounded(s: &str, for_model: bool, max: usize) -> String {
-    let cut = pre_cut(s);
+    let cut = pre_cut(s, max);
     let mut text = redact_text(&cut);
     if for_model {
         text = mask_paths(&text);
@@ -513,11 +649,12 @@ pub fn bounded(s: &str, for_model: bool, max: usize) -> String {
 }
 
 /// A long string cut (with slack) before it is scanned, so a 10 MB body costs
-/// what 4 KB does. The slack keeps a secret that straddles the final cut from
-/// being half-scanned: whatever survives the final cut was scanned whole.
-pub fn pre_cut(s: &str) -> std::borrow::Cow<'_, str> {
+/// what a few kilobytes do. `max` is the number of characters that will be
+/// kept; the slack keeps a secret that straddles the final cut from being
+/// half-scanned: whatever survives the final cut was scanned whole.
+pub fn pre_cut(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     const SLACK: usize = 4 * 1024;
-    let limit = MAX_STRING_CHARS * 4 + SLACK;
+    let limit = max.saturating_mul(4).saturating_add(SLACK);
     if s.len() <= limit {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -528,16 +665,22 @@ pub fn pre_cut(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(s[..cut].to_string())
 }
 
-/// [`sanitize_value`] for model-facing output: local paths masked too.
-pub fn sanitize_value_for_model(v: &Value) -> Value {
-    sanitize(v, 0, &|s: &str| bounded(s, true, MAX_STRING_CHARS))
+/// The key of the note an object cut to `max_members` carries.
+const MEMBERS_NOTE: &str = "[truncated]";
+
+/// Whether `s` is the note a cut list ends with: `[truncated N items]`.
+fn is_items_note(s: &str) -> bool {
+    s.strip_prefix("[truncated ")
+        .and_then(|r| r.strip_suffix(" items]"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String) -> Value {
+fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Limits) -> Value {
+    let max_members = limits.max_members;
     match v {
         Value::String(s) => Value::String(text(s)),
         Value::Array(items) => {
-            if depth >= MAX_VALUE_DEPTH {
+            if depth >= limits.max_depth {
                 return Value::String("[truncated: too deep]".into());
             }
             // A header pair ["Authorization", "Bearer …"].
@@ -549,39 +692,55 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String) -> Value {
                     ]);
                 }
             }
+            // A list cut before ends with its note; it is carried, not counted.
+            let (items, note) = match items.split_last() {
+                Some((Value::String(s), rest)) if is_items_note(s) => (rest, Some(s)),
+                _ => (items.as_slice(), None),
+            };
             let mut out: Vec<Value> = items
                 .iter()
-                .take(MAX_MEMBERS)
-                .map(|x| sanitize(x, depth + 1, text))
+                .take(max_members)
+                .map(|x| sanitize(x, depth + 1, text, limits))
                 .collect();
-            if items.len() > MAX_MEMBERS {
+            if items.len() > max_members {
                 out.push(Value::String(format!(
                     "[truncated {} items]",
-                    items.len() - MAX_MEMBERS
+                    items.len() - max_members
                 )));
+            } else if let Some(note) = note {
+                out.push(Value::String(note.clone()));
             }
             Value::Array(out)
         }
         Value::Object(m) => {
-            if depth >= MAX_VALUE_DEPTH {
+            if depth >= limits.max_depth {
                 return Value::String("[truncated: too deep]".into());
             }
+            // An object cut before carries its note; it is not counted.
+            let note = m.get(MEMBERS_NOTE);
+            let real = m.len() - usize::from(note.is_some());
             let mut out = Map::new();
-            for (k, val) in m.iter().take(MAX_MEMBERS) {
+            for (k, val) in m
+                .iter()
+                .filter(|(k, _)| k.as_str() != MEMBERS_NOTE)
+                .take(max_members)
+            {
                 let redacted = is_sensitive_key(k)
                     && !matches!(val, Value::Number(_) | Value::Bool(_) | Value::Null);
                 let key = truncate(k, 200);
                 if redacted {
                     out.insert(key, Value::String("[REDACTED]".into()));
                 } else {
-                    out.insert(key, sanitize(val, depth + 1, text));
+                    out.insert(key, sanitize(val, depth + 1, text, limits));
                 }
             }
-            if m.len() > MAX_MEMBERS {
+            if real > max_members {
                 out.insert(
-                    "[truncated]".into(),
-                    Value::String(format!("{} more members", m.len() - MAX_MEMBERS)),
+                    MEMBERS_NOTE.into(),
+                    Value::String(format!("{} more members", real - max_members)),
                 );
+            } else if let Some(note) = note {
+                out.insert(MEMBERS_NOTE.into(), sanitize(note, depth + 1, text, limits));
             }
             Value::Object(out)
         }
@@ -592,6 +751,72 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_from_json() {
+        let l = Limits::from_json_value(&serde_json::json!({"max_depth": 3, "max_members": null}))
+            .unwrap();
+        assert_eq!(
+            l,
+            Limits {
+                max_depth: 3,
+                ..Limits::default()
+            }
+        );
+        let err = |v: Value| Limits::from_json_value(&v).unwrap_err().to_string();
+        assert_eq!(
+            err(serde_json::json!({"max_dpeth": 3})),
+            "invalid option: unknown limit \"max_dpeth\"; expected one of: max_message_chars, \
+             max_string_chars, max_depth, max_members, max_rendered_bytes"
+        );
+        assert_eq!(
+            err(serde_json::json!({"max_depth": -1})),
+            "invalid option: limit \"max_depth\" must be a non-negative integer"
+        );
+        assert_eq!(
+            err(serde_json::json!({"max_depth": 2.5})),
+            "invalid option: limit \"max_depth\" must be a non-negative integer"
+        );
+        assert_eq!(
+            err(serde_json::json!([1])),
+            "invalid option: \"limits\" must be a JSON object"
+        );
+        assert_eq!(
+            err(serde_json::json!({"max_members": 10_001})),
+            "invalid option: limit \"max_members\" is 10001; it must be from 1 to 10000"
+        );
+        // Out of range in a struct built by hand: checked() refuses, clamped() pulls in.
+        let wild = Limits {
+            max_depth: 1_000,
+            max_message_chars: 0,
+            ..Limits::default()
+        };
+        assert!(wild.checked().is_err());
+        assert_eq!(
+            wild.clamped(),
+            Limits {
+                max_depth: 32,
+                max_message_chars: 16,
+                ..Limits::default()
+            }
+        );
+        assert_eq!(Limits::default().checked(), Ok(Limits::default()));
+    }
+
+    #[test]
+    fn cutting_members_is_idempotent() {
+        let l = Limits {
+            max_members: 2,
+            ..Limits::default()
+        };
+        let v = serde_json::json!({"a": [1, 2, 3, 4], "b": 1, "c": 2, "d": 3});
+        let once = sanitize_value_with(&v, false, &l);
+        assert_eq!(
+            once,
+            serde_json::json!({"a": [1, 2, "[truncated 2 items]"], "b": 1, "[truncated]": "2 more members"})
+        );
+        assert_eq!(sanitize_value_with(&once, false, &l), once);
+    }
 
     #[test]
     fn token_shapes() {

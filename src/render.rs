@@ -156,6 +156,8 @@ pub struct RenderOptions {
     /// the code's documentation line instead of the message, and no details
     /// or upstream original. Log records are never masked.
     pub mask: bool,
+    /// Bounds on the message, details, original and the whole output.
+    pub limits: crate::Limits,
 }
 
 impl RenderOptions {
@@ -196,6 +198,7 @@ impl RenderOptions {
                 "error_id" => o.error_id = Some(text()?),
                 "output_schema" => o.output_schema = Some(json_text()),
                 "extra_fields" => o.extra_fields = Some(json_text()),
+                "limits" => o.limits = crate::Limits::from_json_value(v)?,
                 "mask" => {
                     o.mask = v.as_bool().ok_or_else(|| {
                         Error::InvalidOption("render option \"mask\" must be a boolean".into())
@@ -221,15 +224,16 @@ pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Err
 pub(crate) fn render_owned(error: Normalized, options: &RenderOptions) -> Result<String, Error> {
     // Whatever the host passed in is redacted and bounded again; model-facing
     // output also loses local file paths.
+    let limits = options.limits.checked()?;
     let for_model = options.target != Target::LogRecord;
-    let mut sanitized = error.sanitized(for_model);
+    let mut sanitized = error.sanitized_with(for_model, &limits);
     if options.mask && !sanitized.expected && for_model {
         sanitized.message = sanitized.code.info().doc.to_string();
         sanitized.details = None;
         sanitized.original = None;
     }
     let out = render_sanitized(&sanitized, options)?;
-    if out.len() <= crate::redact::MAX_RENDERED_BYTES {
+    if out.len() <= limits.max_rendered_bytes {
         return Ok(out);
     }
     // Too large: drop the details and the upstream original, and say so.
@@ -238,7 +242,7 @@ pub(crate) fn render_owned(error: Normalized, options: &RenderOptions) -> Result
         "truncated".into(),
         json!(format!(
             "details and upstream original dropped: the result exceeded {} bytes",
-            crate::redact::MAX_RENDERED_BYTES
+            limits.max_rendered_bytes
         )),
     );
     sanitized.details = Some(note);

@@ -27,3 +27,40 @@ fn readme_taxonomy_table_matches_the_code() {
         assert_eq!(&row[1..8], &want[..], "README row for {}", info.name);
     }
 }
+
+/// The README's limits table gives the code's defaults and ranges.
+#[test]
+fn readme_limits_table_matches_the_code() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let number = |s: &str| -> usize { s.replace(' ', "").parse().expect("a number") };
+    let rows: Vec<(String, usize, usize, usize)> = readme
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("| `max_"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let (lo, hi) = cells[4].split_once('–').expect("a range lo – hi");
+            (
+                cells[1].trim_matches('`').to_string(),
+                number(cells[3]),
+                number(lo),
+                number(hi),
+            )
+        })
+        .collect();
+    let defaults = mcp_errors::Limits::default();
+    let default_of = [
+        defaults.max_message_chars,
+        defaults.max_string_chars,
+        defaults.max_depth,
+        defaults.max_members,
+        defaults.max_rendered_bytes,
+    ];
+    let want: Vec<(String, usize, usize, usize)> = mcp_errors::Limits::RANGES
+        .iter()
+        .zip(default_of)
+        .map(|((name, lo, hi), d)| (name.to_string(), d, *lo, *hi))
+        .collect();
+    assert_eq!(rows, want);
+}

@@ -2,8 +2,8 @@
 //! within bounds, and always yields valid JSON.
 
 use mcp_errors::{
-    classify_render, classify_str, classify_value, ClassifyOptions, Format, Profile, RenderOptions,
-    SpecRevision, Target,
+    classify_render, classify_str, classify_value, ClassifyOptions, Format, Limits, Profile,
+    RenderOptions, SpecRevision, Target,
 };
 mod common;
 
@@ -15,8 +15,27 @@ use serde_json::{json, Map, Value};
 const SCHEMA: &str =
     r#"{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}"#;
 
+/// Limits anywhere in their ranges, small ones most often (they cut the most).
+fn limits() -> impl Strategy<Value = Limits> {
+    (
+        16usize..300,
+        16usize..300,
+        1usize..10,
+        1usize..8,
+        1_024usize..4_096,
+    )
+        .prop_map(|(message, string, depth, members, rendered)| Limits {
+            max_message_chars: message,
+            max_string_chars: string,
+            max_depth: depth,
+            max_members: members,
+            max_rendered_bytes: rendered,
+        })
+}
+
 fn options() -> impl Strategy<Value = RenderOptions> {
     (
+        proptest::option::of(limits()),
         proptest::sample::select(Profile::ALL),
         proptest::sample::select(Target::ALL),
         proptest::sample::select(Format::ALL),
@@ -27,7 +46,7 @@ fn options() -> impl Strategy<Value = RenderOptions> {
         any::<bool>(),
     )
         .prop_map(
-            |(profile, target, format, spec, tool, id, schema, mask)| RenderOptions {
+            |(limits, profile, target, format, spec, tool, id, schema, mask)| RenderOptions {
                 profile,
                 format,
                 spec,
@@ -38,6 +57,7 @@ fn options() -> impl Strategy<Value = RenderOptions> {
                 output_schema: schema.then(|| SCHEMA.into()),
                 extra_fields: None,
                 mask,
+                limits: limits.unwrap_or_default(),
             },
         )
 }
@@ -47,7 +67,7 @@ proptest! {
 
     #[test]
     fn any_json_classifies_to_a_consistent_result(input in any_json()) {
-        let n = classify_value(&input, &ClassifyOptions { now_ms: Some(1_761_575_535_000) });
+        let n = classify_value(&input, &ClassifyOptions { now_ms: Some(1_761_575_535_000), ..Default::default() });
         prop_assert_eq!(n.category, n.code.info().category);
         prop_assert!(!n.evidence.is_empty());
         prop_assert!(!n.message.is_empty());
@@ -59,7 +79,7 @@ proptest! {
         let back: Value = serde_json::from_str(&text).expect("valid JSON");
         prop_assert_eq!(&back["code"], &json!(n.code.name()));
         // The JSON text and the value give the same result.
-        let again = classify_str(&serde_json::to_string(&input).unwrap(), &ClassifyOptions { now_ms: Some(1_761_575_535_000) });
+        let again = classify_str(&serde_json::to_string(&input).unwrap(), &ClassifyOptions { now_ms: Some(1_761_575_535_000), ..Default::default() });
         if let Ok(again) = again {
             prop_assert_eq!(again.to_json(), text);
         }
@@ -88,6 +108,32 @@ proptest! {
                 prop_assert!(!v["message"].as_str().unwrap().starts_with("MCP error"));
             }
             Target::LogRecord => prop_assert!(v["level"].is_string()),
+        }
+    }
+
+    #[test]
+    fn classification_keeps_within_any_limits(input in any_json(), limits in limits()) {
+        let n = classify_value(&input, &ClassifyOptions { now_ms: None, limits });
+        // The cut text plus its marker (`…[truncated; N bytes in all]`).
+        let marker = 40;
+        prop_assert!(n.message.chars().count() <= limits.max_message_chars + marker);
+        // Sanitizing again with the same limits changes nothing.
+        prop_assert_eq!(&n.clone().sanitized_with(false, &limits), &n);
+        fn within(v: &Value, depth: usize, l: &Limits) -> bool {
+            match v {
+                Value::String(s) => s.chars().count() <= l.max_string_chars + 40,
+                Value::Array(a) => depth < l.max_depth && a.len() <= l.max_members + 1
+                    && a.iter().all(|x| within(x, depth + 1, l)),
+                Value::Object(m) => depth < l.max_depth && m.len() <= l.max_members + 1
+                    && m.values().all(|x| within(x, depth + 1, l)),
+                _ => true,
+            }
+        }
+        if let Some(d) = &n.details {
+            prop_assert!(within(&Value::Object(d.clone()), 0, &limits));
+        }
+        if let Some(o) = &n.original {
+            prop_assert!(within(o, 0, &limits));
         }
     }
 

@@ -13,6 +13,7 @@ use mcp_errors::{
 fn classify_options(case: &serde_json::Value) -> ClassifyOptions {
     ClassifyOptions {
         now_ms: option_str(case, "now").map(|t| parse_now(&t).expect("vector time")),
+        limits: common::limits(case),
     }
 }
 
@@ -136,7 +137,8 @@ fn error_vectors() {
                 Some(Err(e)) => Err(e),
                 other => {
                     let now_ms = other.map(|r| r.unwrap());
-                    classify_str(&raw, &ClassifyOptions { now_ms }).map(|n| n.to_json())
+                    let limits = common::limits(case);
+                    classify_str(&raw, &ClassifyOptions { now_ms, limits }).map(|n| n.to_json())
                 }
             },
             Some("render") => classify_render(&raw, &render_options(case)),
@@ -154,7 +156,7 @@ fn error_vectors() {
 fn cli_classify_matches_vectors_line_for_line() {
     let cases: Vec<_> = cases("classify.json")
         .into_iter()
-        .filter(|c| option_str(c, "now").is_none())
+        .filter(|c| option_str(c, "now").is_none() && c["options"].get("limits").is_none())
         .collect();
     let mut input = String::new();
     for (i, case) in cases.iter().enumerate() {
@@ -200,6 +202,37 @@ fn cli_classify_matches_vectors_line_for_line() {
     }
 }
 
+/// Classify vectors with limits, through the CLI's `--limits`.
+#[test]
+fn cli_classify_takes_limits() {
+    let cases: Vec<_> = cases("classify.json")
+        .into_iter()
+        .filter(|c| c["options"].get("limits").is_some())
+        .collect();
+    assert!(!cases.is_empty(), "classify.json has a case with limits");
+    for case in &cases {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-errors"));
+        cmd.args(["classify", "--limits"])
+            .arg(case["options"]["limits"].to_string());
+        let got = one_line(cmd, &raw(case));
+        assert_eq!(got, Ok(expected_text(case)), "{}", name(case));
+    }
+}
+
+/// Run the CLI on one input line; its output without the final newline.
+fn one_line(mut cmd: Command, line: &str) -> Result<String, String> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the CLI starts");
+    writeln!(child.stdin.take().unwrap(), "{line}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout)
+        .map(|s| s.trim_end().to_string())
+        .map_err(|e| e.to_string())
+}
+
 /// Every render vector, through the CLI with its options as flags.
 #[test]
 fn cli_render_matches_every_render_vector() {
@@ -213,6 +246,7 @@ fn cli_render_matches_every_render_vector() {
         ("error_id", "--id"),
         ("output_schema", "--output-schema"),
         ("extra_fields", "--extra-fields"),
+        ("limits", "--limits"),
     ];
     let cases = cases("render.json");
     let mut failures = Vec::new();
@@ -231,18 +265,12 @@ fn cli_render_matches_every_render_vector() {
                 .find(|(k, _)| k == key)
                 .unwrap_or_else(|| panic!("{}: no flag for option {key}", name(case)))
                 .1;
-            cmd.arg(flag).arg(value.as_str().unwrap());
+            match value {
+                serde_json::Value::String(s) => cmd.arg(flag).arg(s),
+                other => cmd.arg(flag).arg(other.to_string()),
+            };
         }
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the CLI starts");
-        writeln!(child.stdin.take().unwrap(), "{}", raw(case)).unwrap();
-        let out = child.wait_with_output().unwrap();
-        let got = String::from_utf8(out.stdout)
-            .map(|s| s.trim_end().to_string())
-            .map_err(|e| e.to_string());
+        let got = one_line(cmd, &raw(case));
         check(&mut failures, name(case), &expected_text(case), &got);
     }
     report("render.json (CLI)", cases.len(), failures);

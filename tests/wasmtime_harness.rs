@@ -89,7 +89,25 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
         mask: o.mask,
+        limits: wit_limits(case),
     }
+}
+
+/// A case's `limits` option as the component's record, values as given.
+fn wit_limits(case: &serde_json::Value) -> wit::Limits {
+    let l = &case["options"]["limits"];
+    let field = |k: &str| l.get(k).and_then(|v| v.as_u64()).map(|v| v as u32);
+    wit::Limits {
+        max_message_chars: field("max_message_chars"),
+        max_string_chars: field("max_string_chars"),
+        max_depth: field("max_depth"),
+        max_members: field("max_members"),
+        max_rendered_bytes: field("max_rendered_bytes"),
+    }
+}
+
+fn no_limits() -> wit::Limits {
+    wit_limits(&serde_json::Value::Null)
 }
 
 fn wit_error_parts(e: &wit::Error) -> (&'static str, &str) {
@@ -130,6 +148,7 @@ fn classify_vectors_through_the_component() {
     for case in &cases {
         let options = wit::ClassifyOptions {
             now: option_str(case, "now"),
+            limits: wit_limits(case),
         };
         let got = api
             .call_classify_json(&mut store, &raw(case), &options)
@@ -181,6 +200,7 @@ fn render_vectors_through_the_component() {
                 &raw(case),
                 &wit::ClassifyOptions {
                     now: options.now.clone(),
+                    limits: wit_limits(case),
                 },
             )
             .expect("no trap")
@@ -214,6 +234,7 @@ fn error_vectors_through_the_component() {
                     &raw(case),
                     &wit::ClassifyOptions {
                         now: option_str(case, "now"),
+                        limits: wit_limits(case),
                     },
                 )
                 .expect("no trap"),
@@ -232,7 +253,14 @@ fn render_rejects_bad_typed_input_without_trapping() {
     let (mut store, bindings) = instance();
     let api = bindings.mcp_errors_core_api();
     let mut n = api
-        .call_classify(&mut store, "{}", &wit::ClassifyOptions { now: None })
+        .call_classify(
+            &mut store,
+            "{}",
+            &wit::ClassifyOptions {
+                now: None,
+                limits: no_limits(),
+            },
+        )
         .unwrap()
         .unwrap();
     n.details = Some("[1, 2]".into());
@@ -323,11 +351,11 @@ proptest::proptest! {
         let api = bindings.mcp_errors_core_api();
         let now = "2025-10-27T14:32:15Z";
         let got = api
-            .call_classify_json(&mut store, &raw, &wit::ClassifyOptions { now: Some(now.into()) })
+            .call_classify_json(&mut store, &raw, &wit::ClassifyOptions { now: Some(now.into()), limits: no_limits() })
             .expect("no trap");
         let native = mcp_errors::classify_str(
             &raw,
-            &mcp_errors::ClassifyOptions { now_ms: Some(mcp_errors::parse_now(now).unwrap()) },
+            &mcp_errors::ClassifyOptions { now_ms: Some(mcp_errors::parse_now(now).unwrap()), ..Default::default() },
         )
         .map(|n| n.to_json());
         proptest::prop_assert_eq!(got.ok(), native.ok());
@@ -363,7 +391,10 @@ fn a_trap_is_contained_by_a_fresh_instance() {
     let (engine, _) = engine_and_component();
     let component = Component::new(engine, &bytes).expect("a valid component");
     let linker: Linker<()> = Linker::new(engine);
-    let options = wit::ClassifyOptions { now: None };
+    let options = wit::ClassifyOptions {
+        now: None,
+        limits: no_limits(),
+    };
     let mut store = Store::new(engine, ());
     let bindings = McpErrors::instantiate(&mut store, &component, &linker).unwrap();
     let api = bindings.mcp_errors_core_api();

@@ -2,19 +2,22 @@
 // The mcp-errors command line, over the same component as every other host:
 // JSON lines in, one JSON line out per input line, byte for byte what the Rust
 // and Python CLIs print.
-import { checkRenderOptions, classifyJson, McpErrorsError, renderJson, schema, taxonomy } from './index.js';
-import type { Format, Profile, RenderOptions, SpecRevision, Target } from './types.js';
+import {
+  checkRenderOptions, classifyJson, LIMIT_NAMES, McpErrorsError, renderJson, schema, taxonomy,
+} from './index.js';
+import type { Format, Limits, Profile, RenderOptions, SpecRevision, Target } from './types.js';
 
 const USAGE = `usage:
-  mcp-errors classify [--now RFC3339]
+  mcp-errors classify [--now RFC3339] [--limits JSON]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-                    [--extra-fields JSON] [--mask]
+                    [--extra-fields JSON] [--limits JSON] [--mask]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
-line per input line to stdout. A bad line yields an {"error":…} line.`;
+line per input line to stdout. A bad line yields an {"error":…} line.
+--limits takes a JSON object such as {"max_message_chars":500}.`;
 
 function usage(message: string): never {
   process.stderr.write(`mcp-errors: ${message}\n\n${USAGE}\n`);
@@ -26,6 +29,36 @@ if (command === undefined) usage('missing command');
 if (process.argv.includes('-h') || process.argv.includes('--help')) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
+}
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** `--limits` JSON (snake_case, as in every CLI) → the facade's limits; any mistake is a
+ * usage error with the Rust CLI's words. */
+function parseLimits(value: string): Limits {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    usage('--limits must be JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) usage('"limits" must be a JSON object');
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(parsed as Record<string, unknown>)) {
+    const name = LIMIT_NAMES.find((n) => snake(n) === key);
+    if (name === undefined) {
+      usage(`unknown limit ${JSON.stringify(key)}; expected one of: ${LIMIT_NAMES.map(snake).join(', ')}`);
+    }
+    if (v === null) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) usage(`limit ${JSON.stringify(key)} must be a non-negative integer`);
+    out[name] = v;
+  }
+  try {
+    classifyJson('{}', { limits: out as Limits }); // the core checks the ranges
+  } catch (e) {
+    usage(e instanceof Error ? e.message : String(e));
+  }
+  return out as Limits;
 }
 
 function parseRenderOptions(args: string[]): RenderOptions {
@@ -48,6 +81,7 @@ function parseRenderOptions(args: string[]): RenderOptions {
       case '--id': o.errorId = value; break;
       case '--tool': o.toolName = value; break;
       case '--output-schema': o.outputSchema = value; break;
+      case '--limits': o.limits = parseLimits(value); break;
       case '--extra-fields': {
         try {
           o.extraFields = JSON.parse(value) as Record<string, unknown>;
@@ -85,11 +119,15 @@ function run(): void {
   let handle: (line: string) => string;
   if (command === 'classify') {
     let now: string | undefined;
+    let limits: Limits | undefined;
     for (let i = 0; i < rest.length; i += 2) {
-      if (rest[i] !== '--now' || rest[i + 1] === undefined) usage('classify takes only --now');
-      now = rest[i + 1];
+      const value = rest[i + 1];
+      if (value === undefined) usage('classify takes only --now and --limits');
+      if (rest[i] === '--now') now = value;
+      else if (rest[i] === '--limits') limits = parseLimits(value);
+      else usage('classify takes only --now and --limits');
     }
-    handle = (line) => classifyJson(line, { now: now ?? null });
+    handle = (line) => classifyJson(line, { now: now ?? null, limits });
   } else if (command === 'render') {
     const options = parseRenderOptions(rest);
     try {

@@ -66,6 +66,8 @@ export function call<T>(f: (api: ApiExports) => T): T {
     }
     return f(api);
   } catch (e) {
+    // Raised by the facade's own checks while converting options: already typed.
+    if (e instanceof McpErrorsError) throw e;
     if (isWitError(e)) {
       throw new McpErrorsError(e.tag.replace(/-/g, '_') as McpErrorsErrorKind, e.val);
     }

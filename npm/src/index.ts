@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { call, McpErrorsError } from './engine.js';
 import { toRawError, ToolError } from './convert.js';
 import type {
-  CallToolResult, Category, CodeInfo, ErrorCode, Hints, NormalizedError, Profile, RenderOptions,
+  CallToolResult, Category, CodeInfo, ErrorCode, Hints, Limits, NormalizedError, Profile, RenderOptions,
 } from './types.js';
 import type * as Types from './generated/interfaces/mcp-errors-core-types.js';
 
@@ -65,14 +65,43 @@ function witOptions(o: RenderOptions = {}): Types.RenderOptions {
       : typeof o.outputSchema === 'string' ? o.outputSchema : JSON.stringify(o.outputSchema),
     extraFields: o.extraFields === undefined ? undefined : JSON.stringify(o.extraFields),
     mask: o.mask ?? false,
+    limits: witLimits(o.limits),
   };
+}
+
+/** The names of the limits, in the core's order. */
+export const LIMIT_NAMES = ['maxMessageChars', 'maxStringChars', 'maxDepth', 'maxMembers', 'maxRenderedBytes'] as const;
+
+/** Public limits → the component's record. The core checks every range; only values that
+ * cannot cross the boundary (not an integer from 0 to 2^32 - 1) and unknown names stop here. */
+function witLimits(l: Limits | undefined): Types.Limits {
+  const out: Types.Limits = {};
+  if (l === undefined || l === null) return out;
+  if (typeof l !== 'object') throw new McpErrorsError('invalid_option', '"limits" must be an object');
+  for (const [name, value] of Object.entries(l)) {
+    if (!(LIMIT_NAMES as readonly string[]).includes(name)) {
+      throw new McpErrorsError('invalid_option', `unknown limit ${JSON.stringify(name)}; expected one of: ${LIMIT_NAMES.join(', ')}`);
+    }
+    if (value === undefined || value === null) continue;
+    if (!Number.isInteger(value) || value < 0) {
+      throw new McpErrorsError('invalid_option', `limit ${JSON.stringify(name)} must be a non-negative integer`);
+    }
+    if (value > 0xffffffff) {
+      throw new McpErrorsError('invalid_option', `limit ${JSON.stringify(name)} is ${value}; it must be below 4294967296`);
+    }
+    out[name as (typeof LIMIT_NAMES)[number]] = value;
+  }
+  return out;
 }
 
 const kebab = (s: string) => s.toLowerCase().replace(/_/g, '-');
 
 /** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
-export function classifyJson(raw: string, options: { now?: Date | string | null } = {}): string {
-  return call((api) => api.classifyJson(raw, { now: options.now == null ? undefined : time(options.now) }));
+export function classifyJson(raw: string, options: { now?: Date | string | null; limits?: Limits } = {}): string {
+  return call((api) => api.classifyJson(raw, {
+    now: options.now == null ? undefined : time(options.now),
+    limits: witLimits(options.limits),
+  }));
 }
 
 /** Classify raw-error JSON text and render it; returns the rendered JSON text. */
@@ -81,7 +110,7 @@ export function renderJson(raw: string, options: RenderOptions = {}): string {
 }
 
 /** Classify any thrown value (with optional hints) into the canonical normalized error. */
-export function classify(err: unknown, hints?: Hints, options: { now?: Date | string | null } = {}): NormalizedError {
+export function classify(err: unknown, hints?: Hints, options: { now?: Date | string | null; limits?: Limits } = {}): NormalizedError {
   return JSON.parse(classifyJson(JSON.stringify(toRawError(err, hints)) ?? 'null', options)) as NormalizedError;
 }
 

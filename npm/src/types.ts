@@ -59,6 +59,25 @@ export interface RenderOptions {
   extraFields?: Record<string, unknown>;
   /** Mask unexpected errors (show the code's documentation line, no details). */
   mask?: boolean;
+  /** Bounds on the message, details, original and the whole output (absent = the defaults). */
+  limits?: Limits;
+}
+
+/**
+ * Bounds on what is kept and rendered. Absent fields keep their defaults; a value out of its
+ * range is an `invalid_option` error from the core, never silently changed.
+ */
+export interface Limits {
+  /** The longest message, in characters. Default 2000; 16 to 100000. */
+  maxMessageChars?: number;
+  /** The longest string in details and the upstream original (the body excerpt). Default 4000; 16 to 1000000. */
+  maxStringChars?: number;
+  /** The deepest nesting kept in details and the upstream original. Default 8; 1 to 32. */
+  maxDepth?: number;
+  /** The most members kept per object or array. Default 100; 1 to 10000. */
+  maxMembers?: number;
+  /** The largest rendered output in bytes; past it, details and the original are dropped. Default 65536; 1024 to 16777216. */
+  maxRenderedBytes?: number;
 }
 
 /** Hints from the tool author, merged into the raw error. */

@@ -20,10 +20,11 @@ function both(args, input) {
 const FLAGS = {
   profile: '--profile', format: '--format', spec: '--spec', target: '--target', tool_name: '--tool',
   now: '--now', error_id: '--id', output_schema: '--output-schema', extra_fields: '--extra-fields',
+  limits: '--limits',
 };
 
 test('classify: every vector plus bad lines, byte for byte and same exit status', () => {
-  const lines = vectors('classify.json').filter((c) => !c.options.now).map((c) => JSON.stringify(c.input));
+  const lines = vectors('classify.json').filter((c) => !c.options.now && !c.options.limits).map((c) => JSON.stringify(c.input));
   lines.splice(3, 0, '{not json', '', '   ', '[1,2', '"just a string"', '{"message":"crlf"}\r');
   const invalid = Buffer.from([0x7b, 0xff, 0x7d, 0x0a, 0xe2, 0x82, 0x0a, 0xf0, 0x90, 0x28, 0x0a, 0xed, 0xa0, 0x80, 0x0a]);
   const { rust, js } = both(['classify'], Buffer.concat([Buffer.from(`${lines.join('\n')}\n`), invalid]));
@@ -33,12 +34,22 @@ test('classify: every vector plus bad lines, byte for byte and same exit status'
   assert.equal(js.status, 1);
 });
 
+test('classify --limits: the classify vectors with limits', () => {
+  const cases = vectors('classify.json').filter((c) => c.options.limits);
+  assert.ok(cases.length > 0);
+  for (const c of cases) {
+    const { rust, js } = both(['classify', '--limits', JSON.stringify(c.options.limits)], `${JSON.stringify(c.input)}\n`);
+    assert.equal(js.stdout, rust.stdout, c.name);
+    assert.equal(js.stdout, `${JSON.stringify(c.expected)}\n`, c.name);
+  }
+});
+
 test('render: every render vector with its flags', () => {
   for (const c of vectors('render.json')) {
     const args = ['render'];
     for (const [k, v] of Object.entries(c.options)) {
       if (k === 'mask') args.push('--mask');
-      else args.push(FLAGS[k], v);
+      else args.push(FLAGS[k], typeof v === 'string' ? v : JSON.stringify(v));
     }
     const { rust, js } = both(args, `${JSON.stringify(c.input)}\n`);
     assert.equal(js.stdout, rust.stdout, c.name);

@@ -22,14 +22,23 @@ export function renderOptions(o = {}) {
     outputSchema: o.output_schema,
     extraFields: o.extra_fields === undefined ? undefined : JSON.parse(o.extra_fields),
     mask: o.mask === true,
+    limits: limits(o),
   };
+}
+
+const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** A vector's snake_case limits → the facade's camelCase ones. */
+export function limits(o = {}) {
+  if (o.limits === undefined) return undefined;
+  return Object.fromEntries(Object.entries(o.limits).map(([k, v]) => [camel(k), v]));
 }
 
 test('classify vectors', () => {
   const cases = vectors('classify.json');
   assert.ok(cases.length >= 80);
   for (const c of cases) {
-    assert.equal(classifyJson(raw(c), { now: c.options.now ?? null }), JSON.stringify(c.expected), c.name);
+    assert.equal(classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) }), JSON.stringify(c.expected), c.name);
   }
 });
 
@@ -44,7 +53,7 @@ test('render vectors', () => {
 test('error vectors: typed errors, never a crash', () => {
   for (const c of vectors('errors.json')) {
     const run = () => (c.api === 'classify'
-      ? classifyJson(raw(c), { now: c.options.now ?? null })
+      ? classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) })
       : renderJson(raw(c), renderOptions(c.options)));
     assert.throws(run, (e) => {
       assert.ok(e instanceof McpErrorsError, c.name);
@@ -53,4 +62,22 @@ test('error vectors: typed errors, never a crash', () => {
       return true;
     });
   }
+});
+
+test('limits: bad names and values are typed errors, in range they cut', () => {
+  const typed = (fn, message) => assert.throws(fn, (e) => {
+    assert.ok(e instanceof McpErrorsError);
+    assert.equal(e.kind, 'invalid_option');
+    assert.equal(e.message, message);
+    return true;
+  });
+  typed(() => renderJson('{}', { limits: { maxDpeth: 3 } }),
+    'unknown limit "maxDpeth"; expected one of: maxMessageChars, maxStringChars, maxDepth, maxMembers, maxRenderedBytes');
+  typed(() => renderJson('{}', { limits: { maxDepth: 2.5 } }), 'limit "maxDepth" must be a non-negative integer');
+  typed(() => renderJson('{}', { limits: { maxDepth: -1 } }), 'limit "maxDepth" must be a non-negative integer');
+  typed(() => classifyJson('{}', { limits: { maxDepth: 2 ** 32 } }), 'limit "maxDepth" is 4294967296; it must be below 4294967296');
+  typed(() => renderJson('{}', { limits: { maxDepth: 33 } }), 'limit "max_depth" is 33; it must be from 1 to 32');
+  const long = 'm'.repeat(100);
+  const out = JSON.parse(renderJson(JSON.stringify({ message: long }), { now: null, format: 'json', limits: { maxMessageChars: 20 } }));
+  assert.equal(out.structuredContent.message, `${'m'.repeat(20)}…[truncated 80 chars]`);
 });

@@ -66,7 +66,29 @@ pub fn render_options(case: &Value) -> RenderOptions {
         output_schema: o("output_schema"),
         extra_fields: o("extra_fields"),
         mask: case["options"].get("mask") == Some(&Value::Bool(true)),
+        limits: limits(case),
     }
+}
+
+/// A case's `limits` option (absent fields = the defaults), taken as is:
+/// error vectors hold values out of range, which the library must reject.
+pub fn limits(case: &Value) -> mcp_errors::Limits {
+    let mut l = mcp_errors::Limits::default();
+    let Some(Value::Object(given)) = case["options"].get("limits") else {
+        return l;
+    };
+    for (key, v) in given {
+        let v = v.as_u64().expect("vector limits are integers") as usize;
+        match key.as_str() {
+            "max_message_chars" => l.max_message_chars = v,
+            "max_string_chars" => l.max_string_chars = v,
+            "max_depth" => l.max_depth = v,
+            "max_members" => l.max_members = v,
+            "max_rendered_bytes" => l.max_rendered_bytes = v,
+            other => panic!("unknown limit {other:?} in a vector"),
+        }
+    }
+    l
 }
 
 /// Record a mismatch between the wanted bytes and a result.

@@ -36,12 +36,12 @@ impl Guest for Component {
         options: wit::RenderOptions,
     ) -> Result<String, wit::Error> {
         let n = from_wit_normalized(error)?;
-        mcp_errors::render(&n, &render_options(options)).map_err(to_wit_error)
+        mcp_errors::render(&n, &render_options(options)?).map_err(to_wit_error)
     }
 
     fn classify_render(raw: String, options: wit::RenderOptions) -> Result<String, wit::Error> {
         test_trap(&raw);
-        mcp_errors::classify_render(&raw, &render_options(options)).map_err(to_wit_error)
+        mcp_errors::classify_render(&raw, &render_options(options)?).map_err(to_wit_error)
     }
 
     fn taxonomy() -> Vec<wit::CodeInfo> {
@@ -99,7 +99,28 @@ fn classify_options(o: &wit::ClassifyOptions) -> Result<mcp_errors::ClassifyOpti
         Some(t) => Some(mcp_errors::parse_now(t).map_err(to_wit_error)?),
         None => None,
     };
-    Ok(mcp_errors::ClassifyOptions { now_ms })
+    Ok(mcp_errors::ClassifyOptions {
+        now_ms,
+        limits: limits(&o.limits)?,
+    })
+}
+
+/// Absent fields keep their defaults; the core checks every range.
+fn limits(l: &wit::Limits) -> Result<mcp_errors::Limits, wit::Error> {
+    let mut out = mcp_errors::Limits::default();
+    let fields = [
+        ("max_message_chars", l.max_message_chars),
+        ("max_string_chars", l.max_string_chars),
+        ("max_depth", l.max_depth),
+        ("max_members", l.max_members),
+        ("max_rendered_bytes", l.max_rendered_bytes),
+    ];
+    for (name, value) in fields {
+        if let Some(v) = value {
+            out.set(name, u64::from(v)).map_err(to_wit_error)?;
+        }
+    }
+    Ok(out)
 }
 
 fn profile(p: wit::Profile) -> mcp_errors::Profile {
@@ -114,9 +135,10 @@ fn profile(p: wit::Profile) -> mcp_errors::Profile {
     }
 }
 
-fn render_options(o: wit::RenderOptions) -> mcp_errors::RenderOptions {
+fn render_options(o: wit::RenderOptions) -> Result<mcp_errors::RenderOptions, wit::Error> {
     use mcp_errors::{Format, SpecRevision, Target};
-    mcp_errors::RenderOptions {
+    Ok(mcp_errors::RenderOptions {
+        limits: limits(&o.limits)?,
         profile: profile(o.profile),
         format: match o.format {
             wit::Format::Markdown => Format::Markdown,
@@ -141,7 +163,7 @@ fn render_options(o: wit::RenderOptions) -> mcp_errors::RenderOptions {
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
         mask: o.mask,
-    }
+    })
 }
 
 /// One arm per code; the compiler rejects a code added on one side only.

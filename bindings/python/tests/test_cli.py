@@ -13,6 +13,7 @@ NPM = ROOT / "npm" / "dist" / "cli.js"
 FLAGS = {
     "profile": "--profile", "format": "--format", "spec": "--spec", "target": "--target", "tool_name": "--tool",
     "now": "--now", "error_id": "--id", "output_schema": "--output-schema", "extra_fields": "--extra-fields",
+    "limits": "--limits",
 }
 
 
@@ -28,7 +29,7 @@ def run_all(args: list[str], data: bytes) -> dict[str, subprocess.CompletedProce
 
 
 def test_classify_parity_with_bad_lines():
-    lines = [json.dumps(c["input"]) for c in cases("classify.json") if not c["options"].get("now")]
+    lines = [json.dumps(c["input"]) for c in cases("classify.json") if not c["options"].get("now") and not c["options"].get("limits")]
     lines[3:3] = ["{not json", "", "   ", "[1,2", '"just a string"', '{"message":"crlf"}\r']
     data = ("\n".join(lines) + "\n").encode() + bytes([0x7B, 0xFF, 0x7D, 0x0A, 0xE2, 0x82, 0x0A, 0xF0, 0x90, 0x28, 0x0A, 0xED, 0xA0, 0x80, 0x0A])
     out = run_all(["classify"], data)
@@ -42,10 +43,31 @@ def test_render_parity_for_every_render_vector():
     for c in cases("render.json"):
         args = ["render"]
         for k, v in c["options"].items():
-            args += ["--mask"] if k == "mask" else [FLAGS[k], v]
+            args += ["--mask"] if k == "mask" else [FLAGS[k], v if isinstance(v, str) else json.dumps(v)]
         out = run_all(args, (json.dumps(c["input"]) + "\n").encode())
         want = (json.dumps(c["expected"], ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         assert out["python"].stdout == out["rust"].stdout == want, c["name"]
+
+
+def test_classify_limits_parity():
+    for c in [c for c in cases("classify.json") if c["options"].get("limits")]:
+        out = run_all(["classify", "--limits", json.dumps(c["options"]["limits"])], (json.dumps(c["input"]) + "\n").encode())
+        want = (json.dumps(c["expected"], ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        assert out["python"].stdout == out["rust"].stdout == out["npm"].stdout == want, c["name"]
+
+
+def test_bad_limits_are_the_same_usage_error_in_every_cli():
+    for args in (
+        ["render", "--limits", '{"max_dpeth":1}'],
+        ["render", "--limits", "[1]"],
+        ["render", "--limits", '{"max_depth":-1}'],
+        ["classify", "--limits", '{"max_depth":0}'],
+        ["render", "--limits", '{"max_rendered_bytes":100}'],
+    ):
+        out = run_all(args, b"")
+        assert out["python"].returncode == out["rust"].returncode == out["npm"].returncode == 2, args
+        first = {k: v.stderr.splitlines()[0] for k, v in out.items()}
+        assert first["python"] == first["rust"] == first["npm"], (args, first)
 
 
 def test_taxonomy_schema_and_usage_errors():

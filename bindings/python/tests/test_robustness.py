@@ -18,7 +18,7 @@ def test_concurrent_calls_from_many_threads():
 
     def work(offset: int) -> None:
         for c in vectors[offset:] + vectors[:offset]:
-            got = classify_json(raw(c), now=c["options"].get("now"))
+            got = classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"))
             if got != expected(c):
                 failures.append(c["name"])
 

@@ -11,7 +11,7 @@ def test_classify_vectors():
     cs = cases("classify.json")
     assert len(cs) >= 80
     for c in cs:
-        assert classify_json(raw(c), now=c["options"].get("now")) == expected(c), c["name"]
+        assert classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits")) == expected(c), c["name"]
 
 
 def test_render_vectors():
@@ -25,7 +25,7 @@ def test_render_of_a_normalized_error():
     import json
 
     for c in cases("render.json"):
-        normalized = json.loads(classify_json(raw(c), now=c["options"].get("now")))
+        normalized = json.loads(classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits")))
         assert render(normalized, **render_kwargs(c["options"])) == c["expected"], c["name"]
 
 
@@ -33,7 +33,35 @@ def test_render_of_a_normalized_error():
 def test_error_vectors(c):
     with pytest.raises(McpErrorsError) as info:
         if c["api"] == "classify":
-            classify_json(raw(c), now=c["options"].get("now"))
+            classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"))
         else:
             render_json(raw(c), **render_kwargs(c["options"]))
     assert (info.value.kind, info.value.message) == (c["expected_error"]["kind"], c["expected_error"]["message"])
+
+
+def test_limits_bad_names_and_values_are_typed_errors():
+    def error(fn):
+        with pytest.raises(McpErrorsError) as info:
+            fn()
+        return info.value.kind, info.value.message
+
+    names = "max_message_chars, max_string_chars, max_depth, max_members, max_rendered_bytes"
+    unknown = ("invalid_option", f'unknown limit "max_dpeth"; expected one of: {names}')
+    # The same words from the typed path (classify) and the core's JSON path (render).
+    assert error(lambda: classify_json("{}", limits={"max_dpeth": 3})) == unknown
+    assert error(lambda: render_json("{}", limits={"max_dpeth": 3})) == unknown
+    negative = ("invalid_option", 'limit "max_depth" must be a non-negative integer')
+    assert error(lambda: classify_json("{}", limits={"max_depth": -1})) == negative
+    assert error(lambda: render_json("{}", limits={"max_depth": -1})) == negative
+    assert error(lambda: classify_json("{}", limits={"max_depth": 2.5})) == negative
+    out_of_range = ("invalid_option", 'limit "max_depth" is 33; it must be from 1 to 32')
+    assert error(lambda: classify_json("{}", limits={"max_depth": 33})) == out_of_range
+    assert error(lambda: render_json("{}", limits={"max_depth": 33})) == out_of_range
+    assert error(lambda: classify_json("{}", limits={"max_depth": 2**32})) == (
+        "invalid_option",
+        'limit "max_depth" is 4294967296; it must be below 4294967296',
+    )
+    import json
+
+    cut = json.loads(classify_json(json.dumps({"message": "m" * 100}), limits={"max_message_chars": 20}))
+    assert cut["message"] == "m" * 20 + "…[truncated 80 chars]"

@@ -29,6 +29,7 @@ import logging
 import secrets
 import sys
 from enum import Enum
+from types import SimpleNamespace
 from typing import Any, Callable, Literal, Mapping, TypeVar
 
 from ._convert import ToolError, to_raw_error
@@ -178,6 +179,7 @@ def _options(
     output_schema: Mapping[str, Any] | str | None = None,
     extra_fields: Mapping[str, Any] | None = None,
     mask: bool = False,
+    limits: Mapping[str, int] | None = None,
 ) -> str:
     """Keyword options → the core's JSON options (conversion only; the core checks them)."""
     o: dict[str, Any] = {
@@ -191,6 +193,7 @@ def _options(
         "output_schema": output_schema,
         "extra_fields": extra_fields,
         "mask": mask,
+        "limits": limits,
     }
     return json.dumps({k: v for k, v in o.items() if v is not None}, separators=(",", ":"))
 
@@ -199,16 +202,44 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
 
 
-class _Options:
+_LIMIT_NAMES = ("max_message_chars", "max_string_chars", "max_depth", "max_members", "max_rendered_bytes")
+
+
+def _limits_record(limits: Mapping[str, int] | None) -> SimpleNamespace:
+    """Limits (snake_case keys) → the component's `limits` record. The core checks every
+    range; names and values that cannot cross the boundary are refused here, with the
+    core's own messages."""
+    fields: dict[str, int | None] = {name.replace("_", "-"): None for name in _LIMIT_NAMES}
+    if limits is None:
+        return SimpleNamespace(**fields)
+    if not isinstance(limits, Mapping):
+        raise McpErrorsError("invalid_option", '"limits" must be a JSON object')
+    for key, value in limits.items():
+        if key not in _LIMIT_NAMES:
+            raise McpErrorsError(
+                "invalid_option", f"unknown limit {json.dumps(key)}; expected one of: {', '.join(_LIMIT_NAMES)}"
+            )
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise McpErrorsError("invalid_option", f"limit {json.dumps(key)} must be a non-negative integer")
+        if value > 0xFFFFFFFF:
+            raise McpErrorsError("invalid_option", f"limit {json.dumps(key)} is {value}; it must be below 4294967296")
+        fields[key.replace("_", "-")] = value
+    return SimpleNamespace(**fields)
+
+
+def _classify_options(now: str | None, limits: Mapping[str, int] | None) -> SimpleNamespace:
     """The classify-options record of the component."""
-
-    def __init__(self, now: str | None) -> None:
-        self.now = now
+    return SimpleNamespace(now=now, limits=_limits_record(limits))
 
 
-def classify_json(raw: str, now: _dt.datetime | str | None = None) -> str:
-    """Classify raw-error JSON text; returns canonical JSON text (the bytes every host prints)."""
-    return ENGINE.call("classify-json", raw, _Options(_time(now)))
+def classify_json(
+    raw: str, now: _dt.datetime | str | None = None, limits: Mapping[str, int] | None = None
+) -> str:
+    """Classify raw-error JSON text; returns canonical JSON text (the bytes every host prints).
+    `limits` bounds the message, details and original (snake_case keys, as in `render_json`)."""
+    return ENGINE.call("classify-json", raw, _classify_options(_time(now), limits))
 
 
 def render_json(raw: str, **options: Any) -> str:
@@ -216,15 +247,22 @@ def render_json(raw: str, **options: Any) -> str:
     return ENGINE.call("classify-render-json", raw, _options(**options))
 
 
-def classify(exc: Any, *, now: _dt.datetime | str | None = None, **hints: Any) -> NormalizedError:
+def classify(
+    exc: Any,
+    *,
+    now: _dt.datetime | str | None = None,
+    limits: Mapping[str, int] | None = None,
+    **hints: Any,
+) -> NormalizedError:
     """Classify any exception (or value), with optional hints (tool, app_code, app_type,
     details, suggestions, expected, retryable, retry_after_ms)."""
-    return NormalizedError.from_dict(json.loads(classify_json(_dumps(to_raw_error(exc, **hints)), now=now)))
+    raw = _dumps(to_raw_error(exc, **hints))
+    return NormalizedError.from_dict(json.loads(classify_json(raw, now=now, limits=limits)))
 
 
 def render(normalized: NormalizedError | Mapping[str, Any], **options: Any) -> dict[str, Any]:
     """Render a normalized error: profile, format, spec, target, tool_name, now, error_id,
-    output_schema, extra_fields, mask. Returns the rendered JSON as a dict."""
+    output_schema, extra_fields, mask, limits. Returns the rendered JSON as a dict."""
     d = normalized.to_dict() if isinstance(normalized, NormalizedError) else dict(normalized)
     return json.loads(ENGINE.call("render-json", _dumps(d), _options(**options)))
 

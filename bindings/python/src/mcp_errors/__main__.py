@@ -10,15 +10,16 @@ from typing import Any, Callable, NoReturn
 from . import McpErrorsError, classify_json, render_json, schema, taxonomy
 
 USAGE = """usage:
-  mcp-errors classify [--now RFC3339]
+  mcp-errors classify [--now RFC3339] [--limits JSON]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-                    [--extra-fields JSON] [--mask]
+                    [--extra-fields JSON] [--limits JSON] [--mask]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
-line per input line to stdout. A bad line yields an {"error":…} line."""
+line per input line to stdout. A bad line yields an {"error":…} line.
+--limits takes a JSON object such as {"max_message_chars":500}."""
 
 _FLAGS = {
     "--profile": "profile",
@@ -30,6 +31,7 @@ _FLAGS = {
     "--tool": "tool_name",
     "--output-schema": "output_schema",
     "--extra-fields": "extra_fields",
+    "--limits": "limits",
 }
 
 
@@ -47,6 +49,19 @@ def _utf8_error(line: bytes, e: UnicodeDecodeError) -> str:
     if "unexpected end of data" in e.reason:
         return f"incomplete utf-8 byte sequence from index {e.start}"
     return f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
+
+
+def _limits(text: str) -> Any:
+    """`--limits` JSON, checked by the core; any mistake is a usage error."""
+    try:
+        limits = json.loads(text)
+    except ValueError:
+        _usage("--limits must be JSON")
+    try:
+        classify_json("{}", limits=limits)
+    except McpErrorsError as e:
+        _usage(e.message)
+    return limits
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,13 +90,17 @@ def main(argv: list[str] | None = None) -> int:
     handle: Callable[[str], str]
     if command == "classify":
         now = None
+        limits = None
         i = 0
         while i < len(rest):
-            if rest[i] != "--now" or i + 1 >= len(rest):
-                _usage("classify takes only --now")
-            now = rest[i + 1]
+            if rest[i] not in ("--now", "--limits") or i + 1 >= len(rest):
+                _usage("classify takes only --now and --limits")
+            if rest[i] == "--now":
+                now = rest[i + 1]
+            else:
+                limits = _limits(rest[i + 1])
             i += 2
-        handle = lambda line: classify_json(line, now=now)  # noqa: E731
+        handle = lambda line: classify_json(line, now=now, limits=limits)  # noqa: E731
     elif command == "render":
         options: dict[str, Any] = {"now": None}
         i = 0
@@ -97,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                 _usage(f"{flag} needs a value")
             options[_FLAGS[flag]] = rest[i + 1]
             i += 2
+        if "limits" in options:
+            options["limits"] = _limits(options["limits"])
         if "extra_fields" in options:
             try:
                 options["extra_fields"] = json.loads(options["extra_fields"])
