@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use crate::normalized::Normalized;
-use crate::signals::{self, Strength};
+use crate::signals::{self, Field, Strength};
 use crate::taxonomy::Code;
 use crate::time;
 
@@ -249,9 +249,9 @@ fn walk(root: &Map<String, Value>, opts: &ClassifyOptions, g: &mut Gathered) {
         if depth >= MAX_DEPTH {
             continue;
         }
-        if let Some(Value::Object(cause)) = node.get("cause") {
+        if let Some(Value::Object(cause)) = node.field("cause") {
             queue.push_back((cause, depth + 1, join(&path, "cause")));
-        } else if let Some(Value::String(s)) = node.get("cause") {
+        } else if let Some(Value::String(s)) = node.field("cause") {
             // A cause given as bare text (e.g. Python's str(exc.__cause__)):
             // read it as a message-only error.
             let mut text_node = Map::new();
@@ -259,7 +259,7 @@ fn walk(root: &Map<String, Value>, opts: &ClassifyOptions, g: &mut Gathered) {
             seen += 1;
             signals::read_node(&text_node, depth + 1, &join(&path, "cause"), opts, g);
         }
-        if let Some(Value::Array(members)) = node.get("errors") {
+        if let Some(Value::Array(members)) = node.field("errors") {
             for (i, m) in members.iter().enumerate().take(MAX_NODES) {
                 if let Value::Object(member) = m {
                     queue.push_back((member, depth + 1, join(&path, &format!("errors[{i}]"))));
@@ -329,13 +329,13 @@ fn compose_message(root: &Map<String, Value>, g: &Gathered, fallback: &str) -> S
         // Follow the cause chain (or the first member) to something informative.
         let mut node = root;
         for _ in 0..MAX_DEPTH {
-            let next = match node.get("cause") {
+            let next = match node.field("cause") {
                 Some(Value::Object(c)) => c,
                 Some(Value::String(s)) if !s.trim().is_empty() => {
                     message = join_message(&message, s.trim());
                     break;
                 }
-                _ => match node.get("errors") {
+                _ => match node.field("errors") {
                     Some(Value::Array(a)) => match a.first() {
                         Some(Value::Object(c)) => c,
                         _ => break,
@@ -370,7 +370,7 @@ fn join_message(outer: &str, inner: &str) -> String {
 /// The author's `details` (an object; anything else is kept under `value`)
 /// plus every top-level field the classifier does not read.
 fn collect_details(root: &Map<String, Value>) -> Option<Map<String, Value>> {
-    let mut details = match root.get("details") {
+    let mut details = match root.field("details") {
         Some(Value::Object(m)) => m.clone(),
         Some(Value::Null) | None => Map::new(),
         Some(other) => {

@@ -6,6 +6,8 @@
 //! removed is replaced by a marker that says what it was, e.g.
 //! `[REDACTED:github-token]`.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 /// The longest message kept, in characters (the default of [`Limits::max_message_chars`]).
@@ -388,12 +390,18 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// credentials, URL userinfo, credential query parameters and `key=value`
 /// pairs with a sensitive key.
 pub fn redact_text(text: &str) -> String {
+    redact_cow(text).into_owned()
+}
+
+/// [`redact_text`], borrowing the text when nothing is redacted (most texts).
+fn redact_cow(text: &str) -> Cow<'_, str> {
     let s = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::new();
     let mut copied = 0; // bytes of `text` already in `out`
     let mut i = 0;
     while i < s.len() {
         let b = s[i];
+        let at = i;
         // Known token shapes.
         if b.is_ascii_alphanumeric() || b == b'-' {
             if let Some((n, kind)) = secret_at(s, i) {
@@ -432,6 +440,13 @@ pub fn redact_text(text: &str) -> String {
         }
         if i >= s.len() {
             break;
+        }
+        // Every shape above starts at a word boundary: the rest of a word
+        // that matched nothing cannot hold one, and the checks below look at
+        // `:` and `=`, which are not word bytes.
+        if i == at && is_token_char(b) {
+            i += run_len(s, i, is_token_char);
+            continue;
         }
         // URL userinfo: scheme://user:pass@host.
         if b == b':' && s[i..].starts_with(b"://") {
@@ -492,15 +507,33 @@ pub fn redact_text(text: &str) -> String {
             i += 1;
         }
     }
+    finish(text, out, copied)
+}
+
+/// The text with its replacements: `out` holds `text[..copied]` rewritten;
+/// borrowed when nothing was replaced.
+fn finish(text: &str, mut out: String, copied: usize) -> Cow<'_, str> {
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
     out.push_str(&text[copied..]);
-    out
+    Cow::Owned(out)
 }
 
 /// Cut a string to `max` characters, saying how much was cut.
 /// A text already cut to `max` keeps its marker: cutting twice must not
 /// count the first marker as the text it dropped.
 pub fn truncate(text: &str, max: usize) -> String {
-    if let Some(at) = text.rfind(TRUNCATION_MARK) {
+    // Every character is at least one byte.
+    if text.len() <= max {
+        return text.to_string();
+    }
+    // A mark ends the text with `]`.
+    if let Some(at) = text
+        .ends_with(']')
+        .then(|| text.rfind(TRUNCATION_MARK))
+        .flatten()
+    {
         let tail = &text[at + TRUNCATION_MARK.len()..];
         let count = |t: &str, unit: &str| {
             t.strip_suffix(unit)
@@ -554,6 +587,11 @@ pub fn strip_stack(message: &str) -> String {
 
 /// Local file paths in model-facing text become `[path]`.
 pub fn mask_paths(text: &str) -> String {
+    mask_cow(text).into_owned()
+}
+
+/// [`mask_paths`], borrowing the text when no path is found (most texts).
+fn mask_cow(text: &str) -> Cow<'_, str> {
     const PREFIXES: &[&str] = &[
         "/home/",
         "/Users/",
@@ -575,7 +613,7 @@ pub fn mask_paths(text: &str) -> String {
         "file://",
     ];
     let s = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::new();
     let mut copied = 0;
     let mut i = 0;
     while i < s.len() {
@@ -585,9 +623,17 @@ pub fn mask_paths(text: &str) -> String {
                 b' ' | b'\'' | b'"' | b'(' | b'\n' | b'\t' | b'=' | b',' | b'['
             );
         let rest = &text[i..];
-        let windows_drive =
-            s.len() > i + 2 && s[i].is_ascii_alphabetic() && s[i + 1] == b':' && s[i + 2] == b'\\';
-        if boundary && (windows_drive || PREFIXES.iter().any(|p| rest.starts_with(p))) {
+        let path = boundary
+            && match s[i] {
+                b'/' | b'~' | b'f' => PREFIXES.iter().any(|p| rest.starts_with(p)),
+                b => {
+                    b.is_ascii_alphabetic()
+                        && s.len() > i + 2
+                        && s[i + 1] == b':'
+                        && s[i + 2] == b'\\'
+                }
+            };
+        if path {
             let n = run_len(s, i, |b| {
                 !matches!(b, b' ' | b'\'' | b'"' | b')' | b'\n' | b'\t' | b',' | b']')
             });
@@ -597,13 +643,17 @@ pub fn mask_paths(text: &str) -> String {
             copied = i;
             continue;
         }
+        // Inside a word no byte follows a boundary byte: skip the word.
+        if is_token_char(s[i]) {
+            i += run_len(s, i, is_token_char);
+            continue;
+        }
         i += 1;
         while i < s.len() && !text.is_char_boundary(i) {
             i += 1;
         }
     }
-    out.push_str(&text[copied..]);
-    out
+    finish(text, out, copied)
 }
 
 /// Redact and bound a JSON value with the default [`Limits`]: sensitive keys
@@ -631,9 +681,11 @@ pub fn sanitize_value_with(v: &Value, for_model: bool, limits: &Limits) -> Value
 /// characters, saying so.
 pub fn bounded(s: &str, for_model: bool, max: usize) -> String {
     let cut = pre_cut(s, max);
-    let mut text = redact_text(&cut);
+    let mut text = redact_cow(&cut);
     if for_model {
-        text = mask_paths(&text);
+        if let Cow::Owned(masked) = mask_cow(&text) {
+            text = Cow::Owned(masked);
+        }
     }
     match cut {
         std::borrow::Cow::Borrowed(_) => truncate(&text, max),
@@ -665,6 +717,9 @@ pub fn pre_cut(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(s[..cut].to_string())
 }
 
+/// What a value nested past `max_depth` becomes.
+const TOO_DEEP: &str = "[truncated: too deep]";
+
 /// The key of the note an object cut to `max_members` carries.
 const MEMBERS_NOTE: &str = "[truncated]";
 
@@ -675,13 +730,21 @@ fn is_items_note(s: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Whether `s` is the value of an object's note: `N more members`.
+fn is_members_note(s: &str) -> bool {
+    s.strip_suffix(" more members")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Limits) -> Value {
     let max_members = limits.max_members;
     match v {
+        // A marker of an earlier cut is kept whole, whatever the string limit.
+        Value::String(s) if s == TOO_DEEP => v.clone(),
         Value::String(s) => Value::String(text(s)),
         Value::Array(items) => {
             if depth >= limits.max_depth {
-                return Value::String("[truncated: too deep]".into());
+                return Value::String(TOO_DEEP.into());
             }
             // A header pair ["Authorization", "Bearer …"].
             if let [Value::String(k), Value::String(_)] = items.as_slice() {
@@ -714,7 +777,7 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Lim
         }
         Value::Object(m) => {
             if depth >= limits.max_depth {
-                return Value::String("[truncated: too deep]".into());
+                return Value::String(TOO_DEEP.into());
             }
             // An object cut before carries its note; it is not counted.
             let note = m.get(MEMBERS_NOTE);
@@ -740,7 +803,11 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Lim
                     Value::String(format!("{} more members", real - max_members)),
                 );
             } else if let Some(note) = note {
-                out.insert(MEMBERS_NOTE.into(), sanitize(note, depth + 1, text, limits));
+                let carried = match note {
+                    Value::String(n) if is_members_note(n) => note.clone(),
+                    other => sanitize(other, depth + 1, text, limits),
+                };
+                out.insert(MEMBERS_NOTE.into(), carried);
             }
             Value::Object(out)
         }

@@ -7,6 +7,34 @@
 
 use serde_json::{Map, Value};
 
+/// Member lookup for the small objects errors are made of: a linear scan
+/// (no hashing) up to 16 members, the map's own index past that. Same result
+/// as `Map::get`: parsed objects have unique keys.
+pub(crate) trait Field {
+    fn field(&self, key: &str) -> Option<&Value>;
+}
+
+impl Field for Map<String, Value> {
+    #[inline]
+    fn field(&self, key: &str) -> Option<&Value> {
+        if self.len() <= 16 {
+            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+        } else {
+            self.get(key)
+        }
+    }
+}
+
+impl Field for Value {
+    #[inline]
+    fn field(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(m) => m.field(key),
+            _ => None,
+        }
+    }
+}
+
 use crate::classify::{parse_retry_after, ClassifyOptions, Gathered};
 use crate::taxonomy::{Code, GRPC_NAMES};
 
@@ -127,6 +155,8 @@ static TLS_CODES: &[&str] = &[
     "HOSTNAME_MISMATCH",
 ];
 
+/// TLS failures in message text. Every phrase contains `certificate` or
+/// `hostname`: `is_tls_message` checks for those first.
 static TLS_MESSAGES: &[&str] = &[
     "certificate_verify_failed",
     "certificate verify failed",
@@ -559,7 +589,7 @@ pub(crate) fn headers_of(v: Option<&Value>) -> Vec<(String, String)> {
                     }
                     Value::Object(o) => {
                         if let (Some(Value::String(k)), Some(t)) =
-                            (o.get("name"), o.get("value").and_then(text))
+                            (o.field("name"), o.field("value").and_then(text))
                         {
                             out.push((k.to_ascii_lowercase(), t));
                         }
@@ -598,7 +628,7 @@ fn body_value(v: &Value) -> Option<Value> {
 
 /// The response-like object of a node: `response` (axios, requests, httpx) or `original`.
 fn response_of(node: &Map<String, Value>) -> Option<&Map<String, Value>> {
-    match node.get("response").or_else(|| node.get("original")) {
+    match node.field("response").or_else(|| node.field("original")) {
         Some(Value::Object(r)) => Some(r),
         _ => None,
     }
@@ -608,23 +638,23 @@ fn response_of(node: &Map<String, Value>) -> Option<&Map<String, Value>> {
 /// `status_code` / `http_status`, its response's, or AWS SDK `$metadata`.
 fn http_status_of(node: &Map<String, Value>, response: Option<&Map<String, Value>>) -> Option<u16> {
     let own = |m: &Map<String, Value>| {
-        status_of(m.get("status"))
-            .or_else(|| status_of(m.get("statusCode")))
-            .or_else(|| status_of(m.get("status_code")))
+        status_of(m.field("status"))
+            .or_else(|| status_of(m.field("statusCode")))
+            .or_else(|| status_of(m.field("status_code")))
     };
     own(node)
-        .or_else(|| status_of(node.get("http_status")))
+        .or_else(|| status_of(node.field("http_status")))
         .or_else(|| {
             response.and_then(|r| {
-                own(r).or_else(|| match r.get("ResponseMetadata") {
+                own(r).or_else(|| match r.field("ResponseMetadata") {
                     // botocore ClientError.response
-                    Some(Value::Object(m)) => status_of(m.get("HTTPStatusCode")),
+                    Some(Value::Object(m)) => status_of(m.field("HTTPStatusCode")),
                     _ => None,
                 })
             })
         })
-        .or_else(|| match node.get("$metadata") {
-            Some(Value::Object(m)) => status_of(m.get("httpStatusCode")),
+        .or_else(|| match node.field("$metadata") {
+            Some(Value::Object(m)) => status_of(m.field("httpStatusCode")),
             _ => None,
         })
 }
@@ -658,17 +688,17 @@ pub(crate) fn read_node(
     }
 
     // Headers.
-    let mut headers = headers_of(node.get("headers"));
+    let mut headers = headers_of(node.field("headers"));
     if let Some(r) = response {
-        headers.extend(headers_of(r.get("headers")));
+        headers.extend(headers_of(r.field("headers")));
     }
     read_headers(&headers, status, depth, &ev, opts, g);
 
     // Explicit and library codes.
-    if let Some(code) = node.get("code") {
+    if let Some(code) = node.field("code") {
         read_code(code, status, node, depth, &ev, g);
     }
-    if let Some(errno) = node.get("errno").and_then(as_i64) {
+    if let Some(errno) = node.field("errno").and_then(as_i64) {
         // libuv reports negated errno values (-104), Python positive ones (104).
         let abs = errno.checked_abs().unwrap_or(0);
         if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
@@ -685,8 +715,8 @@ pub(crate) fn read_node(
     }
 
     // Body (the node's own, or its response's data/body).
-    let body = node.get("body").and_then(body_value).or_else(|| {
-        response.and_then(|r| match r.get("data").or_else(|| r.get("body")) {
+    let body = node.field("body").and_then(body_value).or_else(|| {
+        response.and_then(|r| match r.field("data").or_else(|| r.field("body")) {
             Some(v) => body_value(v),
             // botocore's ClientError.response is the parsed body itself.
             None if r.contains_key("Error") => Some(Value::Object(r.clone())),
@@ -698,11 +728,11 @@ pub(crate) fn read_node(
     }
     // A node that is itself a provider body (e.g. the OpenAI SDK's `error` field copied up).
     if depth == 0 || body.is_none() {
-        if let Some(Value::Object(inner)) = node.get("error") {
+        if let Some(Value::Object(inner)) = node.field("error") {
             read_body_error(inner, node, depth, &ev, g);
         }
     }
-    if let Some(Value::Array(issues)) = node.get("issues") {
+    if let Some(Value::Array(issues)) = node.field("issues") {
         g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
         set_body_message(g, issues_summary(issues, "path", "message").as_deref());
     }
@@ -716,13 +746,13 @@ pub(crate) fn read_node(
     if depth == 0 {
         // A deliberate, expected error that nothing else identifies is a
         // domain rule the request ran into: the state does not allow it.
-        if let Some(Value::Bool(true)) = node.get("expected") {
+        if let Some(Value::Bool(true)) = node.field("expected") {
             g.push(FailedPrecondition, GENERIC, depth, "hint expected".into());
         }
-        if let Some(Value::Bool(b)) = node.get("retryable") {
+        if let Some(Value::Bool(b)) = node.field("retryable") {
             g.verdict(*b, format!("hint retryable {b}"), 3);
         }
-        if let Some(ms) = node.get("retry_after_ms").and_then(Value::as_u64) {
+        if let Some(ms) = node.field("retry_after_ms").and_then(Value::as_u64) {
             g.retry_after(ms, format!("hint retry_after_ms {ms}"));
         }
     }
@@ -890,7 +920,7 @@ fn read_name(
         Some((code, strength)) => {
             // pydantic / zod validation errors carry their members.
             let strength =
-                if last == "ValidationError" && node.get("errors").is_some_and(Value::is_array) {
+                if last == "ValidationError" && node.field("errors").is_some_and(Value::is_array) {
                     VALIDATION
                 } else {
                     strength
@@ -921,6 +951,15 @@ fn is_network_message(m: &str) -> bool {
 }
 
 fn is_tls_message(m: &str) -> bool {
+    // Every phrase names a certificate or a hostname: most messages stop here.
+    let mentions = |word: &[u8]| {
+        m.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    };
+    if !mentions(b"certificate") && !mentions(b"hostname") {
+        return false;
+    }
     let l = m.to_ascii_lowercase();
     TLS_MESSAGES.iter().any(|p| l.contains(p))
 }
@@ -1079,15 +1118,15 @@ fn read_body(
             }
         }
         if status.is_none() {
-            if let Some(s) = status_of(b.get("code")) {
+            if let Some(s) = status_of(b.field("code")) {
                 g.http_status.get_or_insert(s);
                 if let Some(c) = Code::from_http(s) {
                     g.push(c, HTTP_FROM_BODY, depth, ev(format!("http {s}")));
                 }
             }
         }
-        if let Some(Value::Object(d)) = b.get("details") {
-            if let Some(secs) = d.get("retryAfterSeconds").and_then(Value::as_u64) {
+        if let Some(Value::Object(d)) = b.field("details") {
+            if let Some(secs) = d.field("retryAfterSeconds").and_then(Value::as_u64) {
                 g.retry_after(
                     secs.saturating_mul(1000),
                     ev(format!("retryAfterSeconds {secs}")),
@@ -1099,7 +1138,7 @@ fn read_body(
     }
     // RFC 9457 problem details.
     if b.contains_key("title") || (b.contains_key("type") && b.contains_key("detail")) {
-        if let Some(s) = status_of(b.get("status")) {
+        if let Some(s) = status_of(b.field("status")) {
             if status.is_none() {
                 g.http_status.get_or_insert(s);
                 if let Some(c) = Code::from_http(s) {
@@ -1110,10 +1149,10 @@ fn read_body(
         set_body_message(g, str_of(b, "detail").or_else(|| str_of(b, "title")));
     }
     // FastAPI / pydantic 422: {"detail": [{"loc": …, "msg": …, "type": …}]}
-    if let Some(Value::Array(items)) = b.get("detail") {
+    if let Some(Value::Array(items)) = b.field("detail") {
         if items
             .iter()
-            .any(|i| i.get("loc").is_some() && i.get("msg").is_some())
+            .any(|i| i.field("loc").is_some() && i.field("msg").is_some())
         {
             g.push(
                 InvalidArgument,
@@ -1136,7 +1175,7 @@ fn read_body(
             }
         }
     }
-    if let Some(Value::Object(e)) = b.get("Error") {
+    if let Some(Value::Object(e)) = b.field("Error") {
         if let Some(t) = str_of(e, "Code") {
             if let Some(c) = lookup(AWS, t) {
                 g.push(c, PROVIDER, depth, ev(format!("aws {t}")));
@@ -1145,9 +1184,9 @@ fn read_body(
         set_body_message(g, str_of(e, "Message"));
     }
     // Google, OpenAI, Anthropic, Stripe, JSON-RPC: {"error": {…}}.
-    if let Some(Value::Object(e)) = b.get("error") {
+    if let Some(Value::Object(e)) = b.field("error") {
         read_body_error(e, b, depth, ev, g);
-    } else if let Some(Value::String(e)) = b.get("error") {
+    } else if let Some(Value::String(e)) = b.field("error") {
         // {"error": "invalid_grant", "error_description": "…"} (OAuth) and friends.
         if let Some(c) = lookup(PROVIDER_CODES, e) {
             g.push(c, BODY_SPECIFIC, depth, ev(format!("error {e}")));
@@ -1177,7 +1216,7 @@ fn read_body(
         );
     } else {
         // A JSON-RPC error object given directly, or a bare {code, message}.
-        if let Some(n) = b.get("code").and_then(as_i64) {
+        if let Some(n) = b.field("code").and_then(as_i64) {
             if let Some(c) = from_jsonrpc(n) {
                 g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
             }
@@ -1188,7 +1227,7 @@ fn read_body(
                 .or_else(|| str_of(b, "detail").filter(|_| !b.contains_key("title"))),
         );
     }
-    if let Some(Value::Array(_)) = b.get("issues") {
+    if let Some(Value::Array(_)) = b.field("issues") {
         g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
     }
     let _ = opts;
@@ -1254,12 +1293,12 @@ fn read_body_error(
     let google_status = str_of(e, "status").and_then(|s| Code::from_grpc_name(s).map(|c| (s, c)));
     let mut quota_failure = false;
     let mut retry_info = false;
-    if let Some(Value::Array(details)) = e.get("details") {
+    if let Some(Value::Array(details)) = e.field("details") {
         for d in details.iter().take(32) {
             let Some(d) = d.as_object() else { continue };
             let ty = str_of(d, "@type").unwrap_or("");
             if ty.ends_with("google.rpc.RetryInfo") {
-                if let Some(ms) = d.get("retryDelay").and_then(parse_duration) {
+                if let Some(ms) = d.field("retryDelay").and_then(parse_duration) {
                     retry_info = true;
                     g.retry_after(ms, ev(format!("RetryInfo {}", fmt_delay(ms))));
                 }
@@ -1286,9 +1325,9 @@ fn read_body_error(
         };
         g.push(c, BODY_SPECIFIC, depth, ev("QuotaFailure".into()));
     }
-    if let Some(Value::Array(errors)) = e.get("errors") {
+    if let Some(Value::Array(errors)) = e.field("errors") {
         for item in errors.iter().take(8) {
-            if let Some(reason) = item.get("reason").and_then(Value::as_str) {
+            if let Some(reason) = item.field("reason").and_then(Value::as_str) {
                 if let Some(c) = lookup(GOOGLE_REASONS, reason) {
                     g.push(
                         c,
@@ -1313,7 +1352,7 @@ fn read_body_error(
         }
     }
     // JSON-RPC error object, or a Google numeric HTTP code.
-    if let Some(n) = e.get("code").and_then(as_i64) {
+    if let Some(n) = e.field("code").and_then(as_i64) {
         if let Some(c) = from_jsonrpc(n) {
             g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
         } else if (400..=599).contains(&n) {
@@ -1334,8 +1373,8 @@ fn parse_duration(v: &Value) -> Option<u64> {
             (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
         }
         Value::Object(o) => {
-            let secs = o.get("seconds").and_then(as_i64).unwrap_or(0).max(0) as u64;
-            let nanos = o.get("nanos").and_then(as_i64).unwrap_or(0).max(0) as u64;
+            let secs = o.field("seconds").and_then(as_i64).unwrap_or(0).max(0) as u64;
+            let nanos = o.field("nanos").and_then(as_i64).unwrap_or(0).max(0) as u64;
             Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000))
         }
         _ => None,
@@ -1360,17 +1399,17 @@ pub(crate) fn hints(root: &Map<String, Value>) -> Hints {
             _ => None,
         }
     }
-    let suggestions = match root.get("suggestions") {
+    let suggestions = match root.field("suggestions") {
         Some(Value::Array(a)) => a.iter().filter_map(|v| text(Some(v))).collect(),
         Some(v) => text(Some(v)).into_iter().collect(),
         None => Vec::new(),
     };
     Hints {
-        tool: text(root.get("tool")),
-        app_code: text(root.get("app_code")),
-        app_type: text(root.get("app_type")),
+        tool: text(root.field("tool")),
+        app_code: text(root.field("app_code")),
+        app_type: text(root.field("app_type")),
         suggestions,
-        expected: matches!(root.get("expected"), Some(Value::Bool(true))),
+        expected: matches!(root.field("expected"), Some(Value::Bool(true))),
     }
 }
 
@@ -1379,8 +1418,8 @@ pub(crate) fn original(root: &Map<String, Value>) -> Option<Value> {
     let response = response_of(root);
     let status = http_status_of(root, response);
     let body = root
-        .get("body")
-        .or_else(|| response.and_then(|r| r.get("data").or_else(|| r.get("body"))))
+        .field("body")
+        .or_else(|| response.and_then(|r| r.field("data").or_else(|| r.field("body"))))
         .filter(|b| !b.is_null());
     if status.is_none() && body.is_none() {
         return None;
@@ -1393,4 +1432,19 @@ pub(crate) fn original(root: &Map<String, Value>) -> Option<Value> {
         m.insert("body".into(), b.clone());
     }
     Some(Value::Object(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `is_tls_message` looks for these two words before the phrases.
+    #[test]
+    fn every_tls_phrase_names_a_certificate_or_a_hostname() {
+        for p in TLS_MESSAGES {
+            assert!(p.contains("certificate") || p.contains("hostname"), "{p}");
+            assert!(is_tls_message(&p.to_uppercase()), "{p}");
+        }
+        assert!(!is_tls_message("connect ECONNREFUSED 127.0.0.1:8080"));
+    }
 }

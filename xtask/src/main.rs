@@ -130,14 +130,15 @@ fn componentize(features: &[&str], variant: &str) -> Result<Vec<u8>> {
             COMPONENT_CRATE,
             "--target",
             WASM_TARGET,
-            "--release",
+            "--profile",
+            "wasm",
         ])
         .args(features)
         .arg("--target-dir")
         .arg(&target_dir))?;
     let module_path = target_dir
         .join(WASM_TARGET)
-        .join("release")
+        .join("wasm")
         .join("mcp_errors_component.wasm");
     let module = std::fs::read(&module_path)
         .map_err(|e| format!("reading {}: {e}", module_path.display()))?;
