@@ -94,20 +94,20 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
 }
 
 /// A case's `limits` option as the component's record, values as given.
-fn wit_limits(case: &serde_json::Value) -> wit::Limits {
-    let l = &case["options"]["limits"];
+fn wit_limits(case: &serde_json::Value) -> Option<wit::Limits> {
+    let l = case["options"].get("limits")?;
     let field = |k: &str| l.get(k).and_then(|v| v.as_u64()).map(|v| v as u32);
-    wit::Limits {
+    Some(wit::Limits {
         max_message_chars: field("max_message_chars"),
         max_string_chars: field("max_string_chars"),
         max_depth: field("max_depth"),
         max_members: field("max_members"),
         max_rendered_bytes: field("max_rendered_bytes"),
-    }
+    })
 }
 
-fn no_limits() -> wit::Limits {
-    wit_limits(&serde_json::Value::Null)
+fn no_limits() -> Option<wit::Limits> {
+    None
 }
 
 fn wit_error_parts(e: &wit::Error) -> (&'static str, &str) {

@@ -74,9 +74,9 @@ export const LIMIT_NAMES = ['maxMessageChars', 'maxStringChars', 'maxDepth', 'ma
 
 /** Public limits → the component's record. The core checks every range; only values that
  * cannot cross the boundary (not an integer from 0 to 2^32 - 1) and unknown names stop here. */
-function witLimits(l: Limits | undefined): Types.Limits {
+function witLimits(l: Limits | undefined): Types.Limits | undefined {
+  if (l === undefined || l === null) return undefined;
   const out: Types.Limits = {};
-  if (l === undefined || l === null) return out;
   if (typeof l !== 'object') throw new McpErrorsError('invalid_option', '"limits" must be an object');
   for (const [name, value] of Object.entries(l)) {
     if (!(LIMIT_NAMES as readonly string[]).includes(name)) {

@@ -101,7 +101,12 @@ fn classify_options(o: &wit::ClassifyOptions) -> Result<mcp_errors::ClassifyOpti
     };
     Ok(mcp_errors::ClassifyOptions {
         now_ms,
-        limits: limits(&o.limits)?,
+        limits: o
+            .limits
+            .as_ref()
+            .map(limits)
+            .transpose()?
+            .unwrap_or_default(),
     })
 }
 
@@ -138,7 +143,12 @@ fn profile(p: wit::Profile) -> mcp_errors::Profile {
 fn render_options(o: wit::RenderOptions) -> Result<mcp_errors::RenderOptions, wit::Error> {
     use mcp_errors::{Format, SpecRevision, Target};
     Ok(mcp_errors::RenderOptions {
-        limits: limits(&o.limits)?,
+        limits: o
+            .limits
+            .as_ref()
+            .map(limits)
+            .transpose()?
+            .unwrap_or_default(),
         profile: profile(o.profile),
         format: match o.format {
             wit::Format::Markdown => Format::Markdown,

@@ -205,13 +205,13 @@ def _dumps(value: Any) -> str:
 _LIMIT_NAMES = ("max_message_chars", "max_string_chars", "max_depth", "max_members", "max_rendered_bytes")
 
 
-def _limits_record(limits: Mapping[str, int] | None) -> SimpleNamespace:
+def _limits_record(limits: Mapping[str, int] | None) -> Any:
     """Limits (snake_case keys) → the component's `limits` record. The core checks every
     range; names and values that cannot cross the boundary are refused here, with the
     core's own messages."""
-    fields: dict[str, int | None] = {name.replace("_", "-"): None for name in _LIMIT_NAMES}
     if limits is None:
-        return SimpleNamespace(**fields)
+        return None  # the defaults; also the cheap case for wasmtime-py's per-call lowering
+    fields: dict[str, int | None] = {name.replace("_", "-"): None for name in _LIMIT_NAMES}
     if not isinstance(limits, Mapping):
         raise McpErrorsError("invalid_option", '"limits" must be a JSON object')
     for key, value in limits.items():
@@ -226,7 +226,12 @@ def _limits_record(limits: Mapping[str, int] | None) -> SimpleNamespace:
         if value > 0xFFFFFFFF:
             raise McpErrorsError("invalid_option", f"limit {json.dumps(key)} is {value}; it must be below 4294967296")
         fields[key.replace("_", "-")] = value
-    return SimpleNamespace(**fields)
+    from wasmtime.component import Record  # what wasmtime-py lowers an `option<record>` from
+
+    record = Record()
+    for name, v in fields.items():
+        setattr(record, name, v)
+    return record
 
 
 def _classify_options(now: str | None, limits: Mapping[str, int] | None) -> SimpleNamespace:
