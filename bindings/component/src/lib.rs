@@ -101,18 +101,16 @@ fn classify_options(o: &wit::ClassifyOptions) -> Result<mcp_errors::ClassifyOpti
     };
     Ok(mcp_errors::ClassifyOptions {
         now_ms,
-        limits: o
-            .limits
-            .as_ref()
-            .map(limits)
-            .transpose()?
-            .unwrap_or_default(),
+        limits: limits(o.limits.as_ref())?,
     })
 }
 
-/// Absent fields keep their defaults; the core checks every range.
-fn limits(l: &wit::Limits) -> Result<mcp_errors::Limits, wit::Error> {
+/// No record or absent fields keep the defaults; the core checks every range.
+fn limits(l: Option<&wit::Limits>) -> Result<mcp_errors::Limits, wit::Error> {
     let mut out = mcp_errors::Limits::default();
+    let Some(l) = l else {
+        return Ok(out);
+    };
     let fields = [
         ("max_message_chars", l.max_message_chars),
         ("max_string_chars", l.max_string_chars),
@@ -143,12 +141,7 @@ fn profile(p: wit::Profile) -> mcp_errors::Profile {
 fn render_options(o: wit::RenderOptions) -> Result<mcp_errors::RenderOptions, wit::Error> {
     use mcp_errors::{Format, SpecRevision, Target};
     Ok(mcp_errors::RenderOptions {
-        limits: o
-            .limits
-            .as_ref()
-            .map(limits)
-            .transpose()?
-            .unwrap_or_default(),
+        limits: limits(o.limits.as_ref())?,
         profile: profile(o.profile),
         format: match o.format {
             wit::Format::Markdown => Format::Markdown,
