@@ -15,7 +15,6 @@ pub(crate) trait Field {
 }
 
 impl Field for Map<String, Value> {
-    #[inline]
     fn field(&self, key: &str) -> Option<&Value> {
         if self.len() <= 16 {
             self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
@@ -26,7 +25,6 @@ impl Field for Map<String, Value> {
 }
 
 impl Field for Value {
-    #[inline]
     fn field(&self, key: &str) -> Option<&Value> {
         match self {
             Value::Object(m) => m.field(key),
