@@ -85,9 +85,9 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             "--output-schema" => opts.output_schema = Some(value()?),
             "--extra-fields" => opts.extra_fields = Some(value()?),
             "--limits" => {
-                limits = mcp_errors::parse_json(&value()?)
-                    .and_then(|v| Limits::from_json_value(&v))
-                    .map_err(e)?
+                let v = mcp_errors::parse_json(&value()?)
+                    .map_err(|_| "--limits must be JSON".to_string())?;
+                limits = Limits::from_json_value(&v).map_err(e)?
             }
             "--mask" => {
                 opts.mask = true;

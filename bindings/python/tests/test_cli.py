@@ -59,6 +59,7 @@ def test_classify_limits_parity():
 def test_bad_limits_are_the_same_usage_error_in_every_cli():
     for args in (
         ["render", "--limits", '{"max_dpeth":1}'],
+        ["render", "--limits", "{nope"],
         ["render", "--limits", "[1]"],
         ["render", "--limits", '{"max_depth":-1}'],
         ["classify", "--limits", '{"max_depth":0}'],
