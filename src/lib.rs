@@ -1,7 +1,7 @@
 //! # mcp-errors
 //!
-//! Turn any failure inside an MCP tool into one canonical error ([`classify`])
-//! and render it as the exact result shape an MCP client expects ([`render`]).
+//! Turn any failure inside an MCP tool into one canonical error ([`classify_str`])
+//! and render it as the exact result shape an MCP client expects ([`render()`]).
 //!
 //! This crate is the pure core: no I/O, no clock, no wasm code. The same code
 //! runs natively, inside the WebAssembly component (`bindings/component`), and

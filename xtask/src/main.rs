@@ -290,6 +290,10 @@ fn test() -> Result<()> {
         "-D",
         "warnings",
     ]))?;
+    step("rustdoc (broken links are errors)");
+    run(cargo()
+        .args(["doc", "--no-deps", "--package", "mcp-errors"])
+        .env("RUSTDOCFLAGS", "-D warnings"))?;
     let trap = build_trap_component()?;
     step("Rust tests: unit, doc, vectors, properties, wasmtime harness");
     run(cargo()
