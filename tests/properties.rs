@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 const SCHEMA: &str =
     r#"{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}"#;
 
-/// Limits anywhere in their ranges, small ones most often (they cut the most).
+/// Small limits inside their ranges (they cut the most).
 fn limits() -> impl Strategy<Value = Limits> {
     (
         16usize..300,
