@@ -52,18 +52,12 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
         Some(t) => Some(parse_now(t)?),
         None => None,
     };
-    options.limits.checked()?;
+    let limits = options.limits.checked()?;
     // Rendering redacts and bounds the error itself, so the classification is
     // handed over unsanitized: the work is done once.
     let value = parse_json(raw)?;
-    let normalized = classify::classify_unsanitized(
-        &value,
-        &ClassifyOptions {
-            now_ms,
-            limits: options.limits,
-        },
-    );
-    render::render_owned(normalized, options)
+    let normalized = classify::classify_unsanitized(&value, &ClassifyOptions { now_ms, limits });
+    render::render_owned(normalized, options, &limits)
 }
 
 /// Render a normalized error given as canonical JSON, with options as JSON
@@ -73,7 +67,9 @@ pub fn render_json(normalized: &str, options: &str) -> Result<String, Error> {
     let mut n: Normalized = serde_json::from_value(value)
         .map_err(|e| Error::InvalidInput(format!("not a normalized error: {e}")))?;
     n.category = n.code.info().category;
-    render(&n, &RenderOptions::from_json(options)?)
+    let options = RenderOptions::from_json(options)?;
+    let limits = options.limits.checked()?;
+    render::render_owned(n, &options, &limits)
 }
 
 /// Classify a raw error and render it, with options as JSON.

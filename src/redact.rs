@@ -222,30 +222,11 @@ pub fn is_sensitive_key(k: &str) -> bool {
             .any(|p| key.windows(p.len()).any(|w| w == p.as_bytes()))
 }
 
-/// Query parameters whose values are credentials.
+/// Whether a `name=value` pair holds a credential: a sensitive key, or the
+/// `auth` parameter (too short a word to count as a key anywhere else).
 fn is_sensitive_param(k: &str) -> bool {
     let mut buf = [0u8; 64];
-    let Some(n) = normalize_key(k, &mut buf) else {
-        return false;
-    };
-    matches!(
-        std::str::from_utf8(&buf[..n]).unwrap_or(""),
-        "token"
-            | "accesstoken"
-            | "apikey"
-            | "key"
-            | "sig"
-            | "signature"
-            | "xamzsignature"
-            | "xamzcredential"
-            | "xamzsecuritytoken"
-            | "clientsecret"
-            | "password"
-            | "secret"
-            | "idtoken"
-            | "refreshtoken"
-            | "auth"
-    )
+    is_sensitive_key(k) || normalize_key(k, &mut buf).is_some_and(|n| &buf[..n] == b"auth")
 }
 
 fn is_token_char(b: u8) -> bool {
@@ -283,13 +264,18 @@ fn secret_at(s: &[u8], i: usize) -> Option<(usize, &'static str)> {
             return Some((n, "aws-access-key"));
         }
     }
-    for p in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] {
-        if rest.starts_with(p.as_bytes()) {
-            let n = p.len() + run_len(s, i + p.len(), alnum);
-            if n >= p.len() + 30 {
-                return Some((n, "github-token"));
+    // One of `prefixes`, then at least `min` alphanumerics: the whole length.
+    let prefixed = |prefixes: &[&str], min: usize| {
+        prefixes.iter().find_map(|p| {
+            if !rest.starts_with(p.as_bytes()) {
+                return None;
             }
-        }
+            let n = p.len() + run_len(s, i + p.len(), alnum);
+            (n >= p.len() + min).then_some(n)
+        })
+    };
+    if let Some(n) = prefixed(&["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], 30) {
+        return Some((n, "github-token"));
     }
     if rest.starts_with(b"github_pat_") {
         let n = run_len(s, i, |b| b.is_ascii_alphanumeric() || b == b'_');
@@ -313,13 +299,11 @@ fn secret_at(s: &[u8], i: usize) -> Option<(usize, &'static str)> {
         });
         return Some((n, "slack-webhook"));
     }
-    for p in ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"] {
-        if rest.starts_with(p.as_bytes()) {
-            let n = p.len() + run_len(s, i + p.len(), alnum);
-            if n >= p.len() + 10 {
-                return Some((n, "stripe-key"));
-            }
-        }
+    if let Some(n) = prefixed(
+        &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
+        10,
+    ) {
+        return Some((n, "stripe-key"));
     }
     if rest.starts_with(b"sk-") {
         // OpenAI (sk-…, sk-proj-…) and Anthropic (sk-ant-…) keys.
@@ -345,11 +329,8 @@ fn secret_at(s: &[u8], i: usize) -> Option<(usize, &'static str)> {
             return Some((n, "gitlab-token"));
         }
     }
-    if rest.starts_with(b"npm_") {
-        let n = 4 + run_len(s, i + 4, alnum);
-        if n >= 40 {
-            return Some((n, "npm-token"));
-        }
+    if let Some(n) = prefixed(&["npm_"], 36) {
+        return Some((n, "npm-token"));
     }
     if rest.starts_with(b"eyJ") {
         // header.payload[.signature], base64url.
@@ -473,7 +454,7 @@ fn redact_cow(text: &str) -> Cow<'_, str> {
                 .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
                 .count();
             let name = &text[i - name_len..i];
-            if name_len > 0 && (is_sensitive_param(name) || is_sensitive_key(name)) {
+            if name_len > 0 && is_sensitive_param(name) {
                 let start = i + 1;
                 let n = run_len(s, start, |b| {
                     !matches!(
@@ -868,6 +849,16 @@ mod tests {
             }
         );
         assert_eq!(Limits::default().checked(), Ok(Limits::default()));
+    }
+
+    #[test]
+    fn a_token_prefix_cut_short_at_the_end_is_left_alone() {
+        for t in [
+            "x gh", "x ghp", "x ghp_", "x npm", "x npm_", "x sk_liv", "x whsec_", "x auth=",
+        ] {
+            assert_eq!(redact_text(t), t);
+        }
+        assert_eq!(redact_text("a?auth=hunter2"), "a?auth=[REDACTED]");
     }
 
     #[test]

@@ -217,16 +217,20 @@ impl RenderOptions {
 
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
-    render_owned(error.clone(), options)
+    render_owned(error.clone(), options, &options.limits.checked()?)
 }
 
-/// [`render`] taking the error by value (no copy).
-pub(crate) fn render_owned(error: Normalized, options: &RenderOptions) -> Result<String, Error> {
+/// [`render`] taking the error by value (no copy), with `options.limits`
+/// already checked by the caller.
+pub(crate) fn render_owned(
+    error: Normalized,
+    options: &RenderOptions,
+    limits: &crate::Limits,
+) -> Result<String, Error> {
     // Whatever the host passed in is redacted and bounded again; model-facing
     // output also loses local file paths.
-    let limits = options.limits.checked()?;
     let for_model = options.target != Target::LogRecord;
-    let mut sanitized = error.sanitized_with(for_model, &limits);
+    let mut sanitized = error.sanitized_with(for_model, limits);
     if options.mask && !sanitized.expected && for_model {
         sanitized.message = sanitized.code.info().doc.to_string();
         sanitized.details = None;

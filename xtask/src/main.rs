@@ -91,7 +91,7 @@ fn setup() -> Result<()> {
 fn build() -> Result<PathBuf> {
     setup()?;
     step("building the component");
-    let component = componentize(&[], "release")?;
+    let component = componentize(&[], None)?;
     let out = component_path();
     std::fs::write(&out, &component).map_err(|e| format!("writing {}: {e}", out.display()))?;
     // The Python package embeds the component.
@@ -109,19 +109,18 @@ fn build() -> Result<PathBuf> {
 /// testing the hosts' wrappers against a real trap.
 fn build_trap_component() -> Result<PathBuf> {
     step("building the test-only trapping component");
-    let component = componentize(&["--features", "test-trap"], "trap")?;
+    let component = componentize(&["--features", "test-trap"], Some("trap"))?;
     let out = root().join("target").join("mcp-errors-trap.wasm");
     std::fs::write(&out, &component).map_err(|e| format!("writing {}: {e}", out.display()))?;
     Ok(out)
 }
 
-/// Build the component crate (in its own target subdirectory per variant) and
-/// componentize it; it must import nothing.
-fn componentize(features: &[&str], variant: &str) -> Result<Vec<u8>> {
-    let target_dir = if variant == "release" {
-        root().join("target")
-    } else {
-        root().join("target").join(variant)
+/// Build the component crate (a variant in its own target subdirectory) with
+/// the `wasm` profile and componentize it; it must import nothing.
+fn componentize(features: &[&str], variant: Option<&str>) -> Result<Vec<u8>> {
+    let target_dir = match variant {
+        None => root().join("target"),
+        Some(v) => root().join("target").join(v),
     };
     run(cargo()
         .args([

@@ -111,14 +111,15 @@ fn limits(l: Option<&wit::Limits>) -> Result<mcp_errors::Limits, wit::Error> {
     let Some(l) = l else {
         return Ok(out);
     };
-    let fields = [
-        ("max_message_chars", l.max_message_chars),
-        ("max_string_chars", l.max_string_chars),
-        ("max_depth", l.max_depth),
-        ("max_members", l.max_members),
-        ("max_rendered_bytes", l.max_rendered_bytes),
+    // The record's fields in declaration order, which is `Limits::RANGES`'s.
+    let values = [
+        l.max_message_chars,
+        l.max_string_chars,
+        l.max_depth,
+        l.max_members,
+        l.max_rendered_bytes,
     ];
-    for (name, value) in fields {
+    for ((name, _, _), value) in mcp_errors::Limits::RANGES.iter().zip(values) {
         if let Some(v) = value {
             out.set(name, u64::from(v)).map_err(to_wit_error)?;
         }
