@@ -211,9 +211,9 @@ def _limits_record(limits: Mapping[str, int] | None) -> Any:
     core's own messages."""
     if limits is None:
         return None  # the defaults; also the cheap case for wasmtime-py's per-call lowering
-    fields: dict[str, int | None] = {name.replace("_", "-"): None for name in _LIMIT_NAMES}
     if not isinstance(limits, Mapping):
         raise McpErrorsError("invalid_option", '"limits" must be a JSON object')
+    fields: dict[str, int | None] = {name.replace("_", "-"): None for name in _LIMIT_NAMES}
     for key, value in limits.items():
         if key not in _LIMIT_NAMES:
             raise McpErrorsError(
