@@ -18,6 +18,7 @@
 
 mod classify;
 mod error;
+mod json;
 mod normalized;
 pub mod redact;
 pub mod render;
@@ -27,6 +28,8 @@ pub mod time;
 
 pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};
 pub use error::Error;
+#[doc(hidden)]
+pub use json::agrees_with_serde as json_writer_agrees_with_serde;
 pub use normalized::Normalized;
 pub use redact::Limits;
 pub use render::{render, schema, Format, Profile, RenderOptions, SpecRevision, Target};

@@ -8,6 +8,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::json::{Obj, J};
 use crate::normalized::Normalized;
 use crate::taxonomy::{rpc_envelope_code, Code};
 use crate::Error;
@@ -290,109 +291,93 @@ fn render_sanitized(error: &Normalized, options: &RenderOptions) -> Result<Strin
         Target::NeedsInput => ctx.needs_input(),
         Target::LogRecord => ctx.log_record(),
     };
-    Ok(value.to_string())
+    Ok(J::Obj(value).compact())
 }
 
 /// The JSON Schema (draft-07) of a profile's error object, as the seeds export
 /// theirs (seed 001 via zod-to-json-schema). `canonical` describes the canonical object.
 pub fn schema(profile: Profile) -> String {
-    let codes: Vec<&str> = crate::TABLE.iter().map(|i| i.name).collect();
-    let value = match profile {
-        Profile::Canonical => json!({
-            "type": "object",
-            "properties": {
-                "code": {"type": "string", "enum": codes},
-                "category": {"type": "string", "enum": ["cancelled", "client", "auth", "limit", "transient", "server", "unknown"]},
-                "retryable": {"type": "boolean"},
-                "retry_after_ms": {"type": "integer", "minimum": 0},
-                "http_status": {"type": "integer"},
-                "message": {"type": "string", "minLength": 1},
-                "tool": {"type": "string"},
-                "app_code": {"type": "string"},
-                "app_type": {"type": "string"},
-                "details": {"type": "object"},
-                "suggestions": {"type": "array", "items": {"type": "string"}},
-                "error_id": {"type": "string"},
-                "timestamp": {"type": "string"}
-            },
-            "required": ["code", "category", "retryable", "message"],
-        }),
-        Profile::ToolErrorV1 => json!({
-            "type": "object",
-            "properties": {
-                "kind": {"type": "string", "const": "toolError:v1"},
-                "code": {"type": "string", "enum": TOOL_ERROR_V1_CODES},
-                "message": {"type": "string"},
-                "retryable": {"type": "boolean"},
-                "details": {"type": "object", "additionalProperties": {}}
-            },
-            "required": ["kind", "code", "message"],
-        }),
-        Profile::McpToolError => json!({
-            "type": "object",
-            "properties": {
-                "code": {"type": "string", "enum": MCP_TOOL_ERROR_CODES},
-                "message": {"type": "string", "minLength": 1},
-                "retriable": {"type": "boolean", "default": false},
-                "original": {}
-            },
-            "required": ["code", "message"],
-            "additionalProperties": false,
-        }),
-        Profile::Text => json!({
-            "type": "object",
-            "properties": {
-                "error": {"type": "string"},
-                "code": {"type": "string"},
-                "details": {},
-                "suggestions": {"type": "array", "items": {"type": "string"}},
-                "retryable": {"type": "boolean"}
-            },
-            "required": ["error"],
-        }),
-        Profile::ErrorObject => json!({
-            "type": "object",
-            "properties": {
-                "error": {
-                    "type": "object",
-                    "properties": {
-                        "type": {"type": "string"},
-                        "message": {"type": "string"},
-                        "details": {"type": "string"},
-                        "cluster": {"type": "string"},
-                        "tool": {"type": "string"}
-                    },
-                    "required": ["type", "message"]
-                }
-            },
-            "required": ["error"],
-        }),
-        Profile::RpcEnvelope => json!({
-            "type": "object",
-            "properties": {
-                "success": {"type": "boolean", "const": false},
-                "error_type": {"type": "string"},
-                "jsonrpc_error_code": {"type": "integer", "maximum": -32000, "minimum": -32768},
-                "error_code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
-                "message": {"type": "string"},
-                "details": {"type": "object"},
-                "suggestions": {"type": "array", "items": {"type": "string"}},
-                "tool_name": {"type": "string"},
-                "timestamp": {"type": "string"}
-            },
-            "required": ["success", "error_type", "jsonrpc_error_code", "error_code", "message", "tool_name", "timestamp"],
-        }),
+    // Written as text (not built as a `Value`): the same bytes, a fraction of
+    // the component's code. `@` stands for the profile's code list.
+    let (text, codes): (&str, &[&str]) = match profile {
+        Profile::Canonical => (
+            concat!(
+                r#"{"type":"object","properties":{"code":{"type":"string","enum":@},"#,
+                r#""category":{"type":"string","enum":["cancelled","client","auth","limit","transient","server","unknown"]},"#,
+                r#""retryable":{"type":"boolean"},"retry_after_ms":{"type":"integer","minimum":0},"#,
+                r#""http_status":{"type":"integer"},"message":{"type":"string","minLength":1},"#,
+                r#""tool":{"type":"string"},"app_code":{"type":"string"},"app_type":{"type":"string"},"#,
+                r#""details":{"type":"object"},"suggestions":{"type":"array","items":{"type":"string"}},"#,
+                r#""error_id":{"type":"string"},"timestamp":{"type":"string"}},"#,
+                r#""required":["code","category","retryable","message"]"#,
+            ),
+            &CANONICAL_CODES,
+        ),
+        Profile::ToolErrorV1 => (
+            concat!(
+                r#"{"type":"object","properties":{"kind":{"type":"string","const":"toolError:v1"},"#,
+                r#""code":{"type":"string","enum":@},"message":{"type":"string"},"#,
+                r#""retryable":{"type":"boolean"},"details":{"type":"object","additionalProperties":{}}},"#,
+                r#""required":["kind","code","message"]"#,
+            ),
+            TOOL_ERROR_V1_CODES,
+        ),
+        Profile::McpToolError => (
+            concat!(
+                r#"{"type":"object","properties":{"code":{"type":"string","enum":@},"#,
+                r#""message":{"type":"string","minLength":1},"#,
+                r#""retriable":{"type":"boolean","default":false},"original":{}},"#,
+                r#""required":["code","message"],"additionalProperties":false"#,
+            ),
+            MCP_TOOL_ERROR_CODES,
+        ),
+        Profile::Text => (
+            concat!(
+                r#"{"type":"object","properties":{"error":{"type":"string"},"code":{"type":"string"},"#,
+                r#""details":{},"suggestions":{"type":"array","items":{"type":"string"}},"#,
+                r#""retryable":{"type":"boolean"}},"required":["error"]"#,
+            ),
+            &[],
+        ),
+        Profile::ErrorObject => (
+            concat!(
+                r#"{"type":"object","properties":{"error":{"type":"object","properties":{"#,
+                r#""type":{"type":"string"},"message":{"type":"string"},"details":{"type":"string"},"#,
+                r#""cluster":{"type":"string"},"tool":{"type":"string"}},"required":["type","message"]}},"#,
+                r#""required":["error"]"#,
+            ),
+            &[],
+        ),
+        Profile::RpcEnvelope => (
+            concat!(
+                r#"{"type":"object","properties":{"success":{"type":"boolean","const":false},"#,
+                r#""error_type":{"type":"string"},"#,
+                r#""jsonrpc_error_code":{"type":"integer","maximum":-32000,"minimum":-32768},"#,
+                r#""error_code":{"type":"string","pattern":"^[A-Z][A-Z0-9_]*$"},"#,
+                r#""message":{"type":"string"},"details":{"type":"object"},"#,
+                r#""suggestions":{"type":"array","items":{"type":"string"}},"#,
+                r#""tool_name":{"type":"string"},"timestamp":{"type":"string"}},"#,
+                r#""required":["success","error_type","jsonrpc_error_code","error_code","message","tool_name","timestamp"]"#,
+            ),
+            &[],
+        ),
     };
-    let mut m = match value {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    m.insert(
-        "$schema".into(),
-        json!("http://json-schema.org/draft-07/schema#"),
-    );
-    Value::Object(m).to_string()
+    let list = J::Arr(codes.iter().map(|c| J::from(*c)).collect()).compact();
+    let mut out = text.replacen('@', &list, 1);
+    out.push_str(r#","$schema":"http://json-schema.org/draft-07/schema#"}"#);
+    out
 }
+
+/// Every canonical code name, in the table's order.
+const CANONICAL_CODES: [&str; crate::TABLE.len()] = {
+    let mut names = [""; crate::TABLE.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = crate::TABLE[i].name;
+        i += 1;
+    }
+    names
+};
 
 fn object_option(name: &str, text: &str) -> Result<Map<String, Value>, Error> {
     match crate::parse_json(text) {
@@ -468,12 +453,12 @@ struct Style {
     structured: bool,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     fn profile(&self) -> Profile {
         self.options.profile
     }
 
-    fn tool(&self) -> Option<&str> {
+    fn tool(&self) -> Option<&'a str> {
         self.options
             .tool_name
             .as_deref()
@@ -484,7 +469,7 @@ impl Ctx<'_> {
         &self.error.code.info().profiles
     }
 
-    fn details(&self) -> Option<&Map<String, Value>> {
+    fn details(&self) -> Option<&'a Map<String, Value>> {
         self.error.details.as_ref()
     }
 
@@ -506,207 +491,210 @@ impl Ctx<'_> {
         }
     }
 
-    fn rpc_envelope_type_and_code(&self) -> (String, i32) {
+    fn rpc_envelope_type_and_code(&self) -> (&'a str, i32) {
         let table_type = self.codes().rpc_envelope;
-        let error_type = self
-            .error
-            .app_type
-            .clone()
-            .unwrap_or_else(|| table_type.to_string());
-        let code = rpc_envelope_code(&error_type)
+        let error_type = self.error.app_type.as_deref().unwrap_or(table_type);
+        let code = rpc_envelope_code(error_type)
             .or_else(|| rpc_envelope_code(table_type))
             .unwrap_or(-32603);
         (error_type, code)
     }
 
     /// The profile's error object, with the host's extra fields at its top level.
-    fn object(&self) -> Value {
+    fn object(&self) -> Obj<'_> {
         let e = self.error;
-        let mut m = Map::new();
+        let mut m = Obj::new();
         match self.profile() {
             Profile::Canonical => {
                 self.insert_classification(&mut m);
-                m.insert("message".into(), json!(self.message));
+                m.set("message", &self.message);
                 if let Some(t) = self.tool() {
-                    m.insert("tool".into(), json!(t));
+                    m.set("tool", t);
                 }
                 if let Some(c) = &e.app_code {
-                    m.insert("app_code".into(), json!(c));
+                    m.set("app_code", c);
                 }
                 if let Some(t) = &e.app_type {
-                    m.insert("app_type".into(), json!(t));
+                    m.set("app_type", t);
                 }
                 if let Some(d) = self.details() {
-                    m.insert("details".into(), Value::Object(d.clone()));
+                    m.set("details", J::Map(d));
                 }
                 if !e.suggestions.is_empty() {
-                    m.insert("suggestions".into(), json!(e.suggestions));
+                    m.set("suggestions", J::Strs(&e.suggestions));
                 }
                 if let Some(id) = &self.options.error_id {
-                    m.insert("error_id".into(), json!(id));
+                    m.set("error_id", id);
                 }
                 if let Some(ts) = &self.timestamp {
-                    m.insert("timestamp".into(), json!(ts));
+                    m.set("timestamp", ts);
                 }
             }
             Profile::ToolErrorV1 => {
-                m.insert("kind".into(), json!("toolError:v1"));
-                m.insert("code".into(), json!(self.codes().tool_error_v1));
-                m.insert("message".into(), json!(self.message));
-                m.insert("retryable".into(), json!(e.retryable));
-                let mut details = Map::new();
+                m.set("kind", "toolError:v1");
+                m.set("code", self.codes().tool_error_v1);
+                m.set("message", &self.message);
+                m.set("retryable", e.retryable);
+                let mut details = Obj::new();
                 if let Some(s) = e.http_status {
-                    details.insert("statusCode".into(), json!(s));
+                    details.set("statusCode", i64::from(s));
                 }
-                if let Some(d) = self.details() {
-                    for (k, v) in d {
-                        details.entry(k.clone()).or_insert_with(|| v.clone());
-                    }
+                for (k, v) in self.details().into_iter().flatten() {
+                    details.set_absent(k, J::Val(v));
                 }
                 if !details.is_empty() {
-                    m.insert("details".into(), Value::Object(details));
+                    m.set("details", details);
                 }
             }
             Profile::McpToolError => {
-                m.insert("code".into(), json!(self.codes().mcp_tool_error));
-                m.insert("message".into(), json!(self.message));
-                m.insert("retriable".into(), json!(e.retryable));
+                m.set("code", self.codes().mcp_tool_error);
+                m.set("message", &self.message);
+                m.set("retriable", e.retryable);
                 if let Some(o) = &e.original {
-                    m.insert("original".into(), o.clone());
+                    m.set("original", J::Val(o));
                 }
             }
             Profile::Text => {
-                m.insert("error".into(), json!(self.text_error_line()));
-                m.insert("code".into(), json!(self.app_or_canonical_code()));
+                m.set("error", self.text_error_line());
+                m.set("code", self.app_or_canonical_code());
                 if let Some(d) = self.details() {
-                    m.insert("details".into(), Value::Object(d.clone()));
+                    m.set("details", J::Map(d));
                 }
                 if !e.suggestions.is_empty() {
-                    m.insert("suggestions".into(), json!(e.suggestions));
+                    m.set("suggestions", J::Strs(&e.suggestions));
                 }
-                m.insert("retryable".into(), json!(e.retryable));
+                m.set("retryable", e.retryable);
             }
             Profile::ErrorObject => {
-                let mut inner = Map::new();
-                let error_type = e
-                    .app_type
-                    .clone()
-                    .unwrap_or_else(|| self.codes().error_object.to_string());
-                inner.insert("type".into(), json!(error_type));
-                inner.insert("message".into(), json!(self.message));
+                let mut inner = Obj::new();
+                let error_type = e.app_type.as_deref().unwrap_or(self.codes().error_object);
+                inner.set("type", error_type);
+                inner.set("message", &self.message);
                 let details = self.details();
-                let text = |key: &str| {
-                    details
-                        .and_then(|d| d.get(key))
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                };
+                let text = |key: &str| details.and_then(|d| d.get(key)).and_then(Value::as_str);
                 if let Some(d) = text("value") {
-                    inner.insert("details".into(), json!(d));
+                    inner.set("details", d);
                 }
                 if let Some(c) = text("cluster") {
-                    inner.insert("cluster".into(), json!(c));
+                    inner.set("cluster", c);
                 }
                 if let Some(t) = self.tool() {
-                    inner.insert("tool".into(), json!(t));
+                    inner.set("tool", t);
                 }
                 for (k, v) in details.into_iter().flatten() {
-                    if !inner.contains_key(k) && k != "value" {
-                        inner.insert(k.clone(), v.clone());
+                    if k != "value" {
+                        inner.set_absent(k, J::Val(v));
                     }
                 }
-                m.insert("error".into(), Value::Object(inner));
+                m.set("error", inner);
             }
             Profile::RpcEnvelope => {
                 let (error_type, code) = self.rpc_envelope_type_and_code();
-                m.insert("success".into(), json!(false));
-                m.insert("error_type".into(), json!(error_type));
-                m.insert("jsonrpc_error_code".into(), json!(code));
-                m.insert("error_code".into(), json!(self.app_or_canonical_code()));
-                m.insert("message".into(), json!(self.message));
+                m.set("success", false);
+                m.set("error_type", error_type);
+                m.set("jsonrpc_error_code", i64::from(code));
+                m.set("error_code", self.app_or_canonical_code());
+                m.set("message", &self.message);
                 if let Some(d) = self.details() {
-                    m.insert("details".into(), Value::Object(d.clone()));
+                    m.set("details", J::Map(d));
                 }
                 if !e.suggestions.is_empty() {
-                    m.insert("suggestions".into(), json!(e.suggestions));
+                    m.set("suggestions", J::Strs(&e.suggestions));
                 }
-                m.insert("tool_name".into(), json!(self.tool().unwrap_or("unknown")));
+                m.set("tool_name", self.tool().unwrap_or("unknown"));
                 if let Some(ts) = &self.timestamp {
-                    m.insert("timestamp".into(), json!(ts));
+                    m.set("timestamp", ts);
                 }
             }
         }
+        self.add_extra(&mut m);
+        m
+    }
+
+    /// The host's extra fields: a key already present takes the new value in place.
+    fn add_extra<'s>(&'s self, m: &mut Obj<'s>) {
         for (k, v) in &self.extra {
-            m.insert(k.clone(), v.clone());
+            m.set(k, J::Val(v));
         }
-        Value::Object(m)
     }
 
     /// `code`, `category`, `retryable`, `retry_after_ms`?, `http_status`?.
-    fn insert_classification(&self, m: &mut Map<String, Value>) {
+    fn insert_classification(&self, m: &mut Obj<'_>) {
         let e = self.error;
-        m.insert("code".into(), json!(e.code));
-        m.insert("category".into(), json!(e.category));
-        m.insert("retryable".into(), json!(e.retryable));
+        m.set("code", e.code.name());
+        m.set("category", e.category.name());
+        m.set("retryable", e.retryable);
         if let Some(ms) = e.retry_after_ms {
-            m.insert("retry_after_ms".into(), json!(ms));
+            m.set("retry_after_ms", J::UInt(ms));
         }
         if let Some(s) = e.http_status {
-            m.insert("http_status".into(), json!(s));
+            m.set("http_status", i64::from(s));
         }
     }
 
-    fn app_or_canonical_code(&self) -> String {
+    fn app_or_canonical_code(&self) -> &'a str {
         self.error
             .app_code
-            .clone()
-            .unwrap_or_else(|| self.error.code.name().to_string())
+            .as_deref()
+            .unwrap_or_else(|| self.error.code.name())
     }
 
     /// The message without a leading `Error: ` (the text profile adds its own).
-    fn text_error_line(&self) -> String {
-        let m = self
-            .message
+    fn text_error_line(&self) -> &str {
+        self.message
             .strip_prefix("Error: ")
-            .unwrap_or(&self.message);
-        m.to_string()
+            .unwrap_or(&self.message)
     }
 
     /// The human-readable text block.
-    fn human_text(&self, object: &Value) -> String {
+    fn human_text(&self, object: &Obj<'_>) -> String {
         let e = self.error;
         match self.profile() {
             Profile::ToolErrorV1 | Profile::ErrorObject => self.message.clone(),
             // Seed 002's createToolError: one line per present field.
             Profile::Text => {
-                let mut lines = vec![format!("Error: {}", self.text_error_line())];
-                lines.push(format!("Code: {}", self.app_or_canonical_code()));
+                let mut out = String::with_capacity(self.message.len() + 64);
+                out.push_str("Error: ");
+                out.push_str(self.text_error_line());
+                out.push_str("\nCode: ");
+                out.push_str(self.app_or_canonical_code());
                 if let Some(d) = self.details() {
-                    lines.push(format!("Details: {}", Value::Object(d.clone())));
+                    out.push_str("\nDetails: ");
+                    out.push_str(&J::Map(d).compact());
                 }
                 if !e.suggestions.is_empty() {
-                    lines.push(format!("Suggestions: {}", e.suggestions.join(", ")));
+                    out.push_str("\nSuggestions: ");
+                    out.push_str(&e.suggestions.join(", "));
                 }
-                lines.push(format!("Retryable: {}", e.retryable));
-                lines.join("\n")
+                out.push_str("\nRetryable: ");
+                out.push_str(if e.retryable { "true" } else { "false" });
+                out
             }
             // The structured error mirrored as text, for clients that drop structuredContent.
             Profile::Canonical | Profile::McpToolError | Profile::RpcEnvelope => {
                 let code = match self.profile() {
-                    Profile::McpToolError => {
-                        object["code"].as_str().unwrap_or_default().to_string()
-                    }
+                    Profile::McpToolError => match object.get("code") {
+                        Some(J::Str(s)) => s,
+                        Some(J::Val(Value::String(s))) => s.as_str(),
+                        _ => "",
+                    },
                     Profile::RpcEnvelope => self.app_or_canonical_code(),
-                    _ => e.code.name().to_string(),
+                    _ => e.code.name(),
                 };
-                let mut out = format!("Error: {}\nCode: {code}", self.message);
+                let mut out = String::with_capacity(self.message.len() + 64);
+                out.push_str("Error: ");
+                out.push_str(&self.message);
+                out.push_str("\nCode: ");
+                out.push_str(code);
                 if let Some(t) = self.tool() {
-                    out.push_str(&format!("\nTool: {t}"));
+                    out.push_str("\nTool: ");
+                    out.push_str(t);
                 }
                 if !e.suggestions.is_empty() {
                     out.push_str("\nSuggestions:");
                     for s in &e.suggestions {
-                        out.push_str(&format!("\n- {s}"));
+                        out.push_str("\n- ");
+                        out.push_str(s);
                     }
                 }
                 out.push_str("\nRetryable: ");
@@ -719,71 +707,73 @@ impl Ctx<'_> {
                     (false, _) => out.push_str("no"),
                 }
                 if let Some(id) = &self.options.error_id {
-                    out.push_str(&format!("\nError ID: {id}"));
+                    out.push_str("\nError ID: ");
+                    out.push_str(id);
                 }
                 out
             }
         }
     }
 
-    fn text_block(text: String, mime: Option<&str>) -> Value {
-        let mut b = Map::new();
-        b.insert("type".into(), json!("text"));
-        b.insert("text".into(), json!(text));
+    fn text_block<'s>(text: String, mime: Option<&'s str>) -> J<'s> {
+        let mut b = Obj::new();
+        b.set("type", "text");
+        b.set("text", text);
         if let Some(m) = mime {
-            b.insert("mimeType".into(), json!(m));
+            b.set("mimeType", m);
         }
-        Value::Object(b)
-    }
-
-    fn json_text(&self, object: &Value, style: &Style) -> String {
-        if style.pretty {
-            serde_json::to_string_pretty(object).unwrap_or_default()
-        } else {
-            object.to_string()
-        }
+        J::Obj(b)
     }
 
     /// A `CallToolResult` carrying `object`, gated by the format. With
     /// `json_first`, the default format gives the JSON block alone.
-    fn result(
-        &self,
-        object: Value,
+    fn result<'s>(
+        &'s self,
+        object: Obj<'s>,
         human: String,
         style: &Style,
         is_error: bool,
         json_first: bool,
-    ) -> Value {
-        let human_block = Self::text_block(human, style.text_mime);
-        let json_block = Self::text_block(self.json_text(&object, style), style.json_mime);
+    ) -> Obj<'s> {
+        let object = J::Obj(object);
         let structured = style.structured
             && match &self.schema {
                 None => true,
-                Some(schema) => schema_accepts(schema, &object),
+                Some(schema) => schema_accepts(schema, &object.to_value()),
             };
-        let mut content = match (self.options.format, json_first) {
-            (Format::Markdown, false) => vec![human_block],
-            (Format::Markdown, true) | (Format::Json, _) => vec![json_block.clone()],
-            (Format::Both, _) => vec![human_block, json_block.clone()],
+        let (human_block, json_block) = match (self.options.format, json_first) {
+            (Format::Markdown, false) => (true, false),
+            (Format::Markdown, true) | (Format::Json, _) => (false, true),
+            (Format::Both, _) => (true, true),
         };
         // The tool's outputSchema rules structuredContent out: keep the
         // structured error in the content instead, so it still reaches the model.
-        if style.structured && !structured && !content.contains(&json_block) {
-            content.push(json_block);
+        let json_block = json_block || (style.structured && !structured);
+        let mut content = Vec::with_capacity(2);
+        if human_block {
+            content.push(Self::text_block(human, style.text_mime));
         }
-        let mut m = Map::new();
+        if json_block {
+            let text = if style.pretty {
+                object.pretty()
+            } else {
+                object.compact()
+            };
+            content.push(Self::text_block(text, style.json_mime));
+        }
+        let mut m = Obj::new();
         if self.options.spec == SpecRevision::V20260728 {
-            m.insert("resultType".into(), json!("complete"));
+            m.set("resultType", "complete");
         }
-        m.insert("content".into(), Value::Array(content));
+        m.set("content", J::Arr(content));
         if structured {
-            m.insert("structuredContent".into(), object);
+            m.set("structuredContent", object);
         }
-        m.insert("isError".into(), json!(is_error));
-        Value::Object(m)
+        m.set("isError", is_error);
+        m
     }
 
-    fn tool_result(&self, is_error: bool) -> Value {
+    fn tool_result(&self, is_error: bool) -> Obj<'_> {
         let object = self.object();
         let human = self.human_text(&object);
         // A soft result is data: with the default format it is the JSON alone.
@@ -791,30 +781,28 @@ impl Ctx<'_> {
     }
 
     /// Seed 000's elicitation: missing or ambiguous input, not a failure.
-    fn needs_input(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("kind".into(), json!("needsInput:v1"));
-        m.insert("message".into(), json!(self.message));
+    fn needs_input(&self) -> Obj<'_> {
+        let mut m = Obj::new();
+        m.set("kind", "needsInput:v1");
+        m.set("message", &self.message);
         if let Some(d) = self.details() {
-            m.insert("details".into(), Value::Object(d.clone()));
+            m.set("details", J::Map(d));
         }
         if !self.error.suggestions.is_empty() {
-            m.insert("suggestions".into(), json!(self.error.suggestions));
+            m.set("suggestions", J::Strs(&self.error.suggestions));
         }
-        for (k, v) in &self.extra {
-            m.insert(k.clone(), v.clone());
-        }
+        self.add_extra(&mut m);
         let style = Style {
             text_mime: Some("text/markdown"),
             pretty: true,
             json_mime: Some("application/json"),
             structured: true,
         };
-        self.result(Value::Object(m), self.message.clone(), &style, false, false)
+        self.result(m, self.message.clone(), &style, false, false)
     }
 
     /// A JSON-RPC error object: for unknown tools and malformed requests only.
-    fn protocol_error(&self) -> Value {
+    fn protocol_error(&self) -> Obj<'_> {
         let e = self.error;
         let mut code = match self.profile() {
             Profile::RpcEnvelope => self.rpc_envelope_type_and_code().1,
@@ -832,74 +820,74 @@ impl Ctx<'_> {
         };
         let data = match self.profile() {
             Profile::Canonical => {
-                let mut data = Map::new();
-                data.insert("code".into(), json!(e.code));
-                data.insert("retryable".into(), json!(e.retryable));
+                let mut data = Obj::new();
+                data.set("code", e.code.name());
+                data.set("retryable", e.retryable);
                 if let Some(ms) = e.retry_after_ms {
-                    data.insert("retry_after_ms".into(), json!(ms));
+                    data.set("retry_after_ms", J::UInt(ms));
                 }
                 if let Some(d) = self.details() {
-                    data.insert("details".into(), Value::Object(d.clone()));
+                    data.set("details", J::Map(d));
                 }
                 if let Some(id) = &self.options.error_id {
-                    data.insert("error_id".into(), json!(id));
+                    data.set("error_id", id);
                 }
-                Some(Value::Object(data))
+                Some(J::Obj(data))
             }
             // Seed 002: McpError(code, message, data) with the author's data.
-            Profile::Text => self.details().map(|d| Value::Object(d.clone())),
-            _ => Some(self.object()),
+            Profile::Text => self.details().map(J::Map),
+            _ => Some(J::Obj(self.object())),
         };
-        let mut m = Map::new();
-        m.insert("code".into(), json!(code));
-        m.insert("message".into(), json!(message));
+        let mut m = Obj::new();
+        m.set("code", i64::from(code));
+        m.set("message", message);
         if let Some(d) = data {
-            m.insert("data".into(), d);
+            m.set("data", d);
         }
-        Value::Object(m)
+        m
     }
 
-    fn log_record(&self) -> Value {
+    fn log_record(&self) -> Obj<'_> {
         let e = self.error;
-        let mut m = Map::new();
+        let mut m = Obj::new();
         if let Some(ts) = &self.timestamp {
-            m.insert("timestamp".into(), json!(ts));
+            m.set("timestamp", ts);
         }
         if self.profile() == Profile::RpcEnvelope {
             // Seed 004's log entry, without a stack trace.
             let (error_type, code) = self.rpc_envelope_type_and_code();
-            m.insert("level".into(), json!("ERROR"));
-            m.insert("tool_name".into(), json!(self.tool().unwrap_or("unknown")));
-            m.insert("error_type".into(), json!(error_type));
-            m.insert("jsonrpc_error_code".into(), json!(code));
-            m.insert("error_code".into(), json!(self.app_or_canonical_code()));
-            m.insert("message".into(), json!(self.message));
+            m.set("level", "ERROR");
+            m.set("tool_name", self.tool().unwrap_or("unknown"));
+            m.set("error_type", error_type);
+            m.set("jsonrpc_error_code", i64::from(code));
+            m.set("error_code", self.app_or_canonical_code());
+            m.set("message", &self.message);
             if let Some(d) = self.details() {
-                m.insert("details".into(), Value::Object(d.clone()));
+                m.set("details", J::Map(d));
             }
             if let Some(id) = &self.options.error_id {
-                m.insert("error_id".into(), json!(id));
+                m.set("error_id", id);
             }
-            return Value::Object(m);
+            return m;
         }
-        m.insert("level".into(), json!("error"));
+        m.set("level", "error");
         if let Some(id) = &self.options.error_id {
-            m.insert("error_id".into(), json!(id));
+            m.set("error_id", id);
         }
         if let Some(t) = self.tool() {
-            m.insert("tool".into(), json!(t));
+            m.set("tool", t);
         }
         self.insert_classification(&mut m);
-        m.insert("message".into(), json!(self.message));
+        m.set("message", &self.message);
         if let Some(c) = &e.app_code {
-            m.insert("app_code".into(), json!(c));
+            m.set("app_code", c);
         }
         if self.profile() != Profile::Canonical {
-            m.insert("profile".into(), json!(self.profile().name()));
-            m.insert("rendered".into(), self.object());
+            m.set("profile", self.profile().name());
+            m.set("rendered", self.object());
         }
-        m.insert("evidence".into(), json!(e.evidence));
-        Value::Object(m)
+        m.set("evidence", J::Strs(&e.evidence));
+        m
     }
 }
 

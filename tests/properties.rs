@@ -187,3 +187,22 @@ fn oversized_input_is_a_typed_error() {
     let err = classify_str(&raw, &ClassifyOptions::default()).unwrap_err();
     assert_eq!(err.kind(), "invalid_input");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Rendering writes JSON itself; its bytes must be serde_json's, compact
+    /// and pretty, for any value: every control character, quote, backslash,
+    /// non-ASCII text, nesting, empty containers, and any number.
+    #[test]
+    fn the_json_writer_writes_serde_json_bytes(
+        input in any_json(),
+        text in any::<String>(),
+        big in any::<u64>(),
+    ) {
+        prop_assert!(mcp_errors::json_writer_agrees_with_serde(&input));
+        let mixed = json!({"text": text, "big": big, "list": [text, [], {}], "nested": input});
+        prop_assert!(mcp_errors::json_writer_agrees_with_serde(&mixed));
+        prop_assert!(mcp_errors::json_writer_agrees_with_serde(&json!(text)));
+    }
+}

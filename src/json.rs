@@ -1,0 +1,310 @@
+//! A small JSON tree of borrowed parts and its writer, for rendering.
+//!
+//! Rendering used to build `serde_json::Value` trees: every key and string
+//! copied, every object member hashed into an index map, then the tree
+//! serialized twice. [`J`] borrows what it can, keeps members in a plain
+//! vector (objects here have a dozen members at most) and is written straight
+//! to text. The bytes are exactly serde_json's, compact and pretty alike
+//! (tested against it in `tests/properties.rs` through
+//! [`crate::json_writer_agrees_with_serde`]).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+/// A JSON value whose strings and sub-trees are borrowed where possible.
+#[derive(Debug, Clone)]
+pub(crate) enum J<'a> {
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Str(Cow<'a, str>),
+    /// A string array.
+    Strs(&'a [String]),
+    /// Any `serde_json` value, borrowed (details, the upstream original).
+    Val(&'a Value),
+    /// A `serde_json` object, borrowed.
+    Map(&'a Map<String, Value>),
+    Obj(Obj<'a>),
+    Arr(Vec<J<'a>>),
+}
+
+impl<'a> From<&'a str> for J<'a> {
+    fn from(s: &'a str) -> Self {
+        J::Str(Cow::Borrowed(s))
+    }
+}
+
+impl<'a> From<&'a String> for J<'a> {
+    fn from(s: &'a String) -> Self {
+        J::Str(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for J<'_> {
+    fn from(s: String) -> Self {
+        J::Str(Cow::Owned(s))
+    }
+}
+
+impl From<bool> for J<'_> {
+    fn from(b: bool) -> Self {
+        J::Bool(b)
+    }
+}
+
+impl From<i64> for J<'_> {
+    fn from(n: i64) -> Self {
+        J::Int(n)
+    }
+}
+
+/// An object: members in insertion order, as serde_json's `preserve_order`
+/// map keeps them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Obj<'a>(Vec<(&'a str, J<'a>)>);
+
+impl<'a> Obj<'a> {
+    pub(crate) fn new() -> Self {
+        Obj(Vec::with_capacity(8))
+    }
+
+    /// Set a member: an existing key keeps its place and takes the new value
+    /// (as `IndexMap::insert` does), a new key goes last.
+    pub(crate) fn set(&mut self, key: &'a str, value: impl Into<J<'a>>) {
+        let value = value.into();
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    /// Add a member only when the key is not there yet.
+    pub(crate) fn set_absent(&mut self, key: &'a str, value: impl Into<J<'a>>) {
+        if !self.contains(key) {
+            self.0.push((key, value.into()));
+        }
+    }
+
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| *k == key)
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<&J<'a>> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> From<Obj<'a>> for J<'a> {
+    fn from(o: Obj<'a>) -> Self {
+        J::Obj(o)
+    }
+}
+
+impl J<'_> {
+    /// Compact text, as `serde_json::to_string`.
+    pub(crate) fn compact(&self) -> String {
+        let mut out = String::with_capacity(256);
+        write(self, &mut out, None);
+        out
+    }
+
+    /// Pretty text (two spaces), as `serde_json::to_string_pretty`.
+    pub(crate) fn pretty(&self) -> String {
+        let mut out = String::with_capacity(256);
+        write(self, &mut out, Some(0));
+        out
+    }
+
+    /// The same value as a `serde_json::Value` (for the outputSchema check).
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            J::Bool(b) => Value::Bool(*b),
+            J::Int(n) => Value::from(*n),
+            J::UInt(n) => Value::from(*n),
+            J::Str(s) => Value::String(s.to_string()),
+            J::Strs(list) => list.iter().map(|s| Value::String(s.clone())).collect(),
+            J::Val(v) => (*v).clone(),
+            J::Map(m) => Value::Object((*m).clone()),
+            J::Obj(o) => Value::Object(
+                o.0.iter()
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
+                    .collect(),
+            ),
+            J::Arr(items) => items.iter().map(J::to_value).collect(),
+        }
+    }
+}
+
+/// Write `j`; `indent` is `None` for compact output, else the current depth.
+fn write(j: &J<'_>, out: &mut String, indent: Option<usize>) {
+    match j {
+        J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        J::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        J::UInt(n) => {
+            let _ = write!(out, "{n}");
+        }
+        J::Str(s) => write_str(s, out),
+        J::Strs(list) => write_seq(list.iter(), list.len(), out, indent, |s, out, _| {
+            write_str(s, out)
+        }),
+        J::Val(v) => write_value(v, out, indent),
+        J::Map(m) => write_members(
+            m.iter().map(|(k, v)| (k.as_str(), v)),
+            m.len(),
+            out,
+            indent,
+            write_value,
+        ),
+        J::Obj(o) => write_members(
+            o.0.iter().map(|(k, v)| (*k, v)),
+            o.0.len(),
+            out,
+            indent,
+            |v, out, i| write(v, out, i),
+        ),
+        J::Arr(items) => write_seq(items.iter(), items.len(), out, indent, |v, out, i| {
+            write(v, out, i)
+        }),
+    }
+}
+
+/// Write a `serde_json::Value`, byte for byte as serde_json does.
+pub(crate) fn write_value(v: &Value, out: &mut String, indent: Option<usize>) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        // `Number`'s Display is serde_json's own number formatting.
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => write_str(s, out),
+        Value::Array(items) => write_seq(items.iter(), items.len(), out, indent, write_value),
+        Value::Object(m) => write_members(
+            m.iter().map(|(k, v)| (k.as_str(), v)),
+            m.len(),
+            out,
+            indent,
+            write_value,
+        ),
+    }
+}
+
+fn newline(out: &mut String, depth: usize) {
+    out.push('\n');
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+fn write_seq<T>(
+    items: impl Iterator<Item = T>,
+    len: usize,
+    out: &mut String,
+    indent: Option<usize>,
+    each: impl Fn(T, &mut String, Option<usize>),
+) {
+    if len == 0 {
+        out.push_str("[]");
+        return;
+    }
+    out.push('[');
+    let inner = indent.map(|d| d + 1);
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if let Some(d) = inner {
+            newline(out, d);
+        }
+        each(item, out, inner);
+    }
+    if let Some(d) = indent {
+        newline(out, d);
+    }
+    out.push(']');
+}
+
+fn write_members<'v, T: 'v>(
+    members: impl Iterator<Item = (&'v str, T)>,
+    len: usize,
+    out: &mut String,
+    indent: Option<usize>,
+    each: impl Fn(T, &mut String, Option<usize>),
+) {
+    if len == 0 {
+        out.push_str("{}");
+        return;
+    }
+    out.push('{');
+    let inner = indent.map(|d| d + 1);
+    for (i, (key, value)) in members.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if let Some(d) = inner {
+            newline(out, d);
+        }
+        write_str(key, out);
+        out.push_str(if inner.is_some() { ": " } else { ":" });
+        each(value, out, inner);
+    }
+    if let Some(d) = indent {
+        newline(out, d);
+    }
+    out.push('}');
+}
+
+/// A JSON string literal, escaped exactly as serde_json does: `"` and `\`,
+/// the five short control escapes, other control characters as `\u00xx`;
+/// everything else (`/`, DEL, non-ASCII) as is.
+pub(crate) fn write_str(s: &str, out: &mut String) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        // Every byte matched above is ASCII, so `i` is a char boundary.
+        out.push_str(&s[start..i]);
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 0xf) as usize] as char);
+        } else {
+            out.push_str(short);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Whether the writer gives serde_json's bytes for `value`, compact and
+/// pretty. For the property tests.
+pub fn agrees_with_serde(value: &Value) -> bool {
+    let mut compact = String::new();
+    write_value(value, &mut compact, None);
+    let mut pretty = String::new();
+    write_value(value, &mut pretty, Some(0));
+    serde_json::to_string(value).ok() == Some(compact)
+        && serde_json::to_string_pretty(value).ok() == Some(pretty)
+}
