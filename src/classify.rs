@@ -397,11 +397,8 @@ fn collect_details(root: &Map<String, Value>) -> Option<Map<String, Value>> {
 /// Parse a `Retry-After` value: delay seconds or an HTTP-date (needs `now`).
 pub(crate) fn parse_retry_after(v: &str, now_ms: Option<i64>) -> Option<u64> {
     let v = v.trim();
-    if let Ok(secs) = v.parse::<f64>() {
-        if secs.is_finite() && secs >= 0.0 {
-            return Some((secs * 1000.0).min(u64::MAX as f64 / 2.0) as u64);
-        }
-        return None;
+    if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return crate::signals::parse_decimal(v, 3).map(|ms| ms.min(u64::MAX / 2));
     }
     let at = time::parse_http_date(v)?;
     let now = now_ms?;

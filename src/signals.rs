@@ -768,10 +768,8 @@ fn read_headers(
         return;
     }
     if let Some(v) = header(headers, "retry-after-ms") {
-        if let Ok(ms) = v.parse::<f64>() {
-            if ms.is_finite() && ms >= 0.0 {
-                g.retry_after(ms as u64, ev(format!("retry-after-ms {}", ms as u64)));
-            }
+        if let Some(ms) = parse_decimal(v, 0) {
+            g.retry_after(ms, ev(format!("retry-after-ms {ms}")));
         }
     }
     if let Some(v) = header(headers, "retry-after") {
@@ -800,6 +798,28 @@ fn read_headers(
             );
         }
     }
+}
+
+/// A non-negative decimal (`26`, `1.5`, `.25`, `3.`) times `10^scale`, the
+/// digits past the scale dropped; saturates instead of overflowing. No sign,
+/// exponent, `inf` or `NaN`: delays are written plainly. Exact where a float
+/// would round, and it keeps the float parser out of the component.
+pub(crate) fn parse_decimal(s: &str, scale: u32) -> Option<u64> {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if int.len() + frac.len() == 0 || !digits(int) || !digits(frac) {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for b in int.bytes() {
+        n = n.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+    }
+    let mut frac = frac.bytes();
+    for _ in 0..scale {
+        let d = frac.next().map_or(0, |b| u64::from(b - b'0'));
+        n = n.saturating_mul(10).saturating_add(d);
+    }
+    Some(n)
 }
 
 /// A delay for evidence: whole seconds as `26s`, otherwise milliseconds.
@@ -1367,8 +1387,10 @@ fn read_body_error(
 fn parse_duration(v: &Value) -> Option<u64> {
     match v {
         Value::String(s) => {
-            let secs: f64 = s.trim().strip_suffix('s')?.parse().ok()?;
-            (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
+            let secs = s.trim().strip_suffix('s')?;
+            // Nanosecond precision at most: round the milliseconds.
+            let ms = parse_decimal(secs, 4)?;
+            Some(ms / 10 + u64::from(ms % 10 >= 5))
         }
         Value::Object(o) => {
             let secs = o.field("seconds").and_then(as_i64).unwrap_or(0).max(0) as u64;
