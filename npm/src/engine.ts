@@ -51,9 +51,17 @@ export function _injectTrapForTests(): void {
   injectTrap = true;
 }
 
-function isWitError(e: unknown): e is { tag: string; val: string } {
-  return typeof e === 'object' && e !== null && 'tag' in e && 'val' in e
-    && typeof (e as { tag: unknown }).tag === 'string';
+/** The component's own `error` variant, as jco's glue throws it: `{tag, val}` in a `ComponentError`'s `payload`. */
+function witError(e: unknown): { tag: string; val: string } | undefined {
+  const payload = typeof e === 'object' && e !== null && 'payload' in e
+    ? (e as { payload: unknown }).payload
+    : undefined;
+  if (typeof payload === 'object' && payload !== null && 'tag' in payload && 'val' in payload
+    && typeof (payload as { tag: unknown }).tag === 'string'
+    && typeof (payload as { val: unknown }).val === 'string') {
+    return payload as { tag: string; val: string };
+  }
+  return undefined;
 }
 
 /** Call into the component; library errors become `McpErrorsError`, a trap drops the instance. */
@@ -68,8 +76,9 @@ export function call<T>(f: (api: ApiExports) => T): T {
   } catch (e) {
     // Raised by the facade's own checks while converting options: already typed.
     if (e instanceof McpErrorsError) throw e;
-    if (isWitError(e)) {
-      throw new McpErrorsError(e.tag.replace(/-/g, '_') as McpErrorsErrorKind, e.val);
+    const wit = witError(e);
+    if (wit) {
+      throw new McpErrorsError(wit.tag.replace(/-/g, '_') as McpErrorsErrorKind, wit.val);
     }
     if (e instanceof WebAssembly.RuntimeError) {
       // A trap leaves the instance in an unknown state: never use it again.

@@ -8,7 +8,6 @@
  *              { toolName: 'weather' }));
  * ```
  */
-import { randomUUID } from 'node:crypto';
 import { call, McpErrorsError } from './engine.js';
 import { toRawError, ToolError } from './convert.js';
 import type {
@@ -204,7 +203,7 @@ export function withErrors<A extends unknown[], R>(
     try {
       return await handler(...args);
     } catch (err) {
-      const errorId = render.errorId ?? (newErrorId ?? (() => randomUUID().slice(0, 8)))();
+      const errorId = render.errorId ?? (newErrorId ?? (() => globalThis.crypto.randomUUID().slice(0, 8)))();
       const { hints, ...opts } = { ...render, errorId };
       let raw: string;
       try {
