@@ -231,6 +231,11 @@ pub(crate) fn render_owned(
     // Whatever the host passed in is redacted and bounded again; model-facing
     // output also loses local file paths.
     let for_model = options.target != Target::LogRecord;
+    let mut error = error;
+    if for_model {
+        // Only log records show the evidence: not worth sanitizing otherwise.
+        error.evidence.clear();
+    }
     let mut sanitized = error.sanitized_with(for_model, limits);
     if options.mask && !sanitized.expected && for_model {
         sanitized.message = sanitized.code.info().doc.to_string();
