@@ -665,12 +665,21 @@ pub(crate) fn read_node(
     opts: &ClassifyOptions,
     g: &mut Gathered,
 ) {
-    let ev = |s: String| {
-        if path.is_empty() {
-            s
-        } else {
-            format!("{path}: {s}")
+    // Evidence is formatted once, with its path, straight into one string.
+    let ev = |s: std::fmt::Arguments<'_>| {
+        use std::fmt::Write as _;
+        let mut out = String::with_capacity(path.len() + 48);
+        if !path.is_empty() {
+            out.push_str(path);
+            out.push_str(": ");
         }
+        match s.as_str() {
+            Some(literal) => out.push_str(literal),
+            None => {
+                let _ = out.write_fmt(s);
+            }
+        }
+        out
     };
     let response = response_of(node);
 
@@ -681,7 +690,7 @@ pub(crate) fn read_node(
             g.http_status = Some(s);
         }
         if let Some(code) = Code::from_http(s) {
-            g.push(code, HTTP, depth, ev(format!("http {s}")));
+            g.push(code, HTTP, depth, ev(format_args!("http {s}")));
         }
     }
 
@@ -701,7 +710,12 @@ pub(crate) fn read_node(
         let abs = errno.checked_abs().unwrap_or(0);
         if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
             if let Some(code) = lookup(SYS_CODES, name) {
-                g.push(code, SYS_CODE, depth, ev(format!("errno {errno} {name}")));
+                g.push(
+                    code,
+                    SYS_CODE,
+                    depth,
+                    ev(format_args!("errno {errno} {name}")),
+                );
             }
         }
     }
@@ -731,7 +745,12 @@ pub(crate) fn read_node(
         }
     }
     if let Some(Value::Array(issues)) = node.field("issues") {
-        g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
+        g.push(
+            InvalidArgument,
+            VALIDATION,
+            depth,
+            ev(format_args!("zod issues")),
+        );
         set_body_message(g, issues_summary(issues, "path", "message").as_deref());
     }
 
@@ -760,7 +779,7 @@ fn read_headers(
     headers: &[(String, String)],
     status: Option<u16>,
     depth: usize,
-    ev: &dyn Fn(String) -> String,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     opts: &ClassifyOptions,
     g: &mut Gathered,
 ) {
@@ -769,19 +788,19 @@ fn read_headers(
     }
     if let Some(v) = header(headers, "retry-after-ms") {
         if let Some(ms) = parse_decimal(v, 0) {
-            g.retry_after(ms, ev(format!("retry-after-ms {ms}")));
+            g.retry_after(ms, ev(format_args!("retry-after-ms {ms}")));
         }
     }
     if let Some(v) = header(headers, "retry-after") {
         if let Some(ms) = parse_retry_after(v, opts.now_ms) {
-            g.retry_after(ms, ev(format!("retry-after {}", fmt_delay(ms))));
+            g.retry_after(ms, ev(format_args!("retry-after {}", fmt_delay(ms))));
         }
     }
     for name in ["x-should-retry", "stripe-should-retry"] {
         if let Some(v) = header(headers, name) {
             match v.to_ascii_lowercase().as_str() {
-                "true" => g.verdict(true, ev(format!("{name} true")), 2),
-                "false" => g.verdict(false, ev(format!("{name} false")), 2),
+                "true" => g.verdict(true, ev(format_args!("{name} true")), 2),
+                "false" => g.verdict(false, ev(format_args!("{name} false")), 2),
                 _ => {}
             }
         }
@@ -794,7 +813,7 @@ fn read_headers(
                 RateLimited,
                 RATELIMIT_HEADER,
                 depth,
-                ev("x-ratelimit-remaining 0".into()),
+                ev(format_args!("x-ratelimit-remaining 0")),
             );
         }
     }
@@ -836,7 +855,7 @@ fn read_code(
     status: Option<u16>,
     node: &Map<String, Value>,
     depth: usize,
-    ev: &dyn Fn(String) -> String,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
 ) {
     match code {
@@ -844,21 +863,21 @@ fn read_code(
             let s = s.trim();
             if let Some(c) = Code::from_name(s) {
                 let strength = if c == Unknown { GENERIC } else { EXPLICIT };
-                g.push(c, strength, depth, ev(format!("code {s}")));
+                g.push(c, strength, depth, ev(format_args!("code {s}")));
             } else if TLS_CODES.contains(&s) {
-                g.push(NetworkError, SYS_CODE, depth, ev(format!("code {s}")));
+                g.push(NetworkError, SYS_CODE, depth, ev(format_args!("code {s}")));
                 g.tls
-                    .get_or_insert_with(|| ev(format!("tls certificate {s}")));
+                    .get_or_insert_with(|| ev(format_args!("tls certificate {s}")));
             } else if let Some(c) = lookup(SYS_CODES, s) {
-                g.push(c, SYS_CODE, depth, ev(format!("code {s}")));
+                g.push(c, SYS_CODE, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = lookup(WEAK_CODES, s) {
-                g.push(c, WEAK, depth, ev(format!("code {s}")));
+                g.push(c, WEAK, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = Code::from_grpc_name(s) {
-                g.push(c, RPC_CODE, depth, ev(format!("grpc {s}")));
+                g.push(c, RPC_CODE, depth, ev(format_args!("grpc {s}")));
             } else if let Some(c) = lookup(AWS, s) {
-                g.push(c, PROVIDER, depth, ev(format!("aws {s}")));
+                g.push(c, PROVIDER, depth, ev(format_args!("aws {s}")));
             } else if let Some(c) = lookup(PROVIDER_CODES, s) {
-                g.push(c, BODY_SPECIFIC, depth, ev(format!("error code {s}")));
+                g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error code {s}")));
             } else if let Some(n) = as_i64(code) {
                 read_numeric_code(n, status, node, depth, ev, g);
             }
@@ -877,12 +896,12 @@ fn read_numeric_code(
     status: Option<u16>,
     node: &Map<String, Value>,
     depth: usize,
-    ev: &dyn Fn(String) -> String,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
 ) {
     if (-32768..=-32000).contains(&n) || n == -32800 || n == -32801 {
         if let Some(c) = from_jsonrpc(n) {
-            g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
+            g.push(c, RPC_CODE, depth, ev(format_args!("jsonrpc {n}")));
         }
     } else if (1..=16).contains(&n) && status.is_none() {
         // A gRPC status code (grpc-js and grpcio put it in `code`).
@@ -891,7 +910,7 @@ fn read_numeric_code(
                 c,
                 RPC_CODE,
                 depth,
-                ev(format!("grpc {n} {}", GRPC_NAMES[n as usize])),
+                ev(format_args!("grpc {n} {}", GRPC_NAMES[n as usize])),
             );
         }
     } else if (400..=599).contains(&n) && status.is_none() {
@@ -899,7 +918,7 @@ fn read_numeric_code(
             g.http_status = Some(n as u16);
         }
         if let Some(c) = Code::from_http(n as u16) {
-            g.push(c, HTTP_FROM_BODY, depth, ev(format!("http {n}")));
+            g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("http {n}")));
         }
     }
     let _ = node;
@@ -909,7 +928,7 @@ fn read_name(
     name: &str,
     node: &Map<String, Value>,
     depth: usize,
-    ev: &dyn Fn(String) -> String,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
 ) {
     let last = name.rsplit(['.', ':']).next().unwrap_or(name);
@@ -932,7 +951,7 @@ fn read_name(
                 NetworkError,
                 WRAPPER,
                 depth,
-                ev(format!("name {name} ({})", message.trim())),
+                ev(format_args!("name {name} ({})", message.trim())),
             );
         }
         Some((code, strength)) => {
@@ -943,7 +962,7 @@ fn read_name(
                 } else {
                     strength
                 };
-            g.push(code, strength, depth, ev(format!("name {name}")));
+            g.push(code, strength, depth, ev(format_args!("name {name}")));
         }
         None => {}
     }
@@ -951,7 +970,7 @@ fn read_name(
         || (last.contains("SSLError") && is_tls_message(message))
     {
         g.tls
-            .get_or_insert_with(|| ev(format!("tls certificate {last}")));
+            .get_or_insert_with(|| ev(format_args!("tls certificate {last}")));
     }
 }
 
@@ -986,7 +1005,7 @@ fn read_message(
     m: &str,
     status: Option<u16>,
     depth: usize,
-    ev: &dyn Fn(String) -> String,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
 ) {
     let m = m.trim();
@@ -998,7 +1017,12 @@ fn read_message(
             .and_then(|n| n.trim().parse::<i64>().ok())
         {
             if let Some(c) = from_jsonrpc(n) {
-                g.push(c, MESSAGE_CODE, depth, ev(format!("message jsonrpc {n}")));
+                g.push(
+                    c,
+                    MESSAGE_CODE,
+                    depth,
+                    ev(format_args!("message jsonrpc {n}")),
+                );
             }
         }
     }
@@ -1012,7 +1036,7 @@ fn read_message(
                             c,
                             MESSAGE_CODE,
                             depth,
-                            ev(format!("message grpc {n} {name}")),
+                            ev(format_args!("message grpc {n} {name}")),
                         );
                     }
                 }
@@ -1025,14 +1049,14 @@ fn read_message(
             PayloadTooLarge,
             SYS_CODE,
             depth,
-            ev("message larger than max".into()),
+            ev(format_args!("message larger than max")),
         );
     }
     // botocore: "An error occurred (ThrottlingException) when calling the Query operation: …"
     if let Some(rest) = m.strip_prefix("An error occurred (") {
         if let Some((code, _)) = rest.split_once(')') {
             if let Some(c) = lookup(AWS, code) {
-                g.push(c, PROVIDER, depth, ev(format!("message aws {code}")));
+                g.push(c, PROVIDER, depth, ev(format_args!("message aws {code}")));
             }
         }
     }
@@ -1044,7 +1068,7 @@ fn read_message(
                 *c,
                 (*strength).min(MESSAGE_CODE),
                 depth,
-                ev(format!("message {last}")),
+                ev(format_args!("message {last}")),
             );
         }
     }
@@ -1059,7 +1083,12 @@ fn read_message(
             .map(|(_, s)| *s)
         {
             if let Some(c) = lookup(SYS_CODES, name) {
-                g.push(c, MESSAGE_CODE, depth, ev(format!("message errno {name}")));
+                g.push(
+                    c,
+                    MESSAGE_CODE,
+                    depth,
+                    ev(format_args!("message errno {name}")),
+                );
             }
         }
     }
@@ -1068,9 +1097,10 @@ fn read_message(
             NetworkError,
             MESSAGE_CODE,
             depth,
-            ev("message tls certificate".into()),
+            ev(format_args!("message tls certificate")),
         );
-        g.tls.get_or_insert_with(|| ev("tls certificate".into()));
+        g.tls
+            .get_or_insert_with(|| ev(format_args!("tls certificate")));
     }
     // Node system errors spell their code in the message: "connect ECONNREFUSED 127.0.0.1:80".
     for word in m
@@ -1082,7 +1112,12 @@ fn read_message(
             && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
         {
             if let Some(c) = lookup(SYS_CODES, word) {
-                g.push(c, MESSAGE_GUESS + 20, depth, ev(format!("message {word}")));
+                g.push(
+                    c,
+                    MESSAGE_GUESS + 20,
+                    depth,
+                    ev(format_args!("message {word}")),
+                );
                 break;
             }
         }
@@ -1099,7 +1134,7 @@ fn read_message(
             RateLimited,
             strength,
             depth,
-            ev("message rate limit".into()),
+            ev(format_args!("message rate limit")),
         );
     } else if l.contains("quota") && (l.contains("exceeded") || l.contains("exhausted")) {
         let strength = if matches!(status, Some(403) | Some(429)) {
@@ -1107,15 +1142,25 @@ fn read_message(
         } else {
             MESSAGE_GUESS
         };
-        g.push(QuotaExhausted, strength, depth, ev("message quota".into()));
+        g.push(
+            QuotaExhausted,
+            strength,
+            depth,
+            ev(format_args!("message quota")),
+        );
     } else if l.contains("timed out") || l.contains("timeout") || l.contains("deadline exceeded") {
-        g.push(Timeout, MESSAGE_GUESS, depth, ev("message timeout".into()));
+        g.push(
+            Timeout,
+            MESSAGE_GUESS,
+            depth,
+            ev(format_args!("message timeout")),
+        );
     } else if l.contains("overloaded") {
         g.push(
             Unavailable,
             MESSAGE_GUESS,
             depth,
-            ev("message overloaded".into()),
+            ev(format_args!("message overloaded")),
         );
     }
 }
@@ -1124,7 +1169,7 @@ fn read_body(
     b: &Map<String, Value>,
     status: Option<u16>,
     depth: usize,
-    ev: &dyn Fn(String) -> String,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     opts: &ClassifyOptions,
     g: &mut Gathered,
 ) {
@@ -1132,14 +1177,19 @@ fn read_body(
     if str_of(b, "kind") == Some("Status") {
         if let Some(reason) = str_of(b, "reason") {
             if let Some(c) = lookup(K8S, reason) {
-                g.push(c, BODY_REASON, depth, ev(format!("k8s reason {reason}")));
+                g.push(
+                    c,
+                    BODY_REASON,
+                    depth,
+                    ev(format_args!("k8s reason {reason}")),
+                );
             }
         }
         if status.is_none() {
             if let Some(s) = status_of(b.field("code")) {
                 g.http_status.get_or_insert(s);
                 if let Some(c) = Code::from_http(s) {
-                    g.push(c, HTTP_FROM_BODY, depth, ev(format!("http {s}")));
+                    g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("http {s}")));
                 }
             }
         }
@@ -1147,7 +1197,7 @@ fn read_body(
             if let Some(secs) = d.field("retryAfterSeconds").and_then(Value::as_u64) {
                 g.retry_after(
                     secs.saturating_mul(1000),
-                    ev(format!("retryAfterSeconds {secs}")),
+                    ev(format_args!("retryAfterSeconds {secs}")),
                 );
             }
         }
@@ -1160,7 +1210,12 @@ fn read_body(
             if status.is_none() {
                 g.http_status.get_or_insert(s);
                 if let Some(c) = Code::from_http(s) {
-                    g.push(c, HTTP_FROM_BODY, depth, ev(format!("problem+json {s}")));
+                    g.push(
+                        c,
+                        HTTP_FROM_BODY,
+                        depth,
+                        ev(format_args!("problem+json {s}")),
+                    );
                 }
             }
         }
@@ -1176,7 +1231,7 @@ fn read_body(
                 InvalidArgument,
                 VALIDATION,
                 depth,
-                ev("validation errors".into()),
+                ev(format_args!("validation errors")),
             );
             set_body_message(g, issues_summary(items, "loc", "msg").as_deref());
         }
@@ -1187,7 +1242,7 @@ fn read_body(
             let t = t.rsplit('#').next().unwrap_or(t);
             let t = t.split(':').next().unwrap_or(t);
             if let Some(c) = lookup(AWS, t) {
-                g.push(c, PROVIDER, depth, ev(format!("aws {t}")));
+                g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
                 set_body_message(g, str_of(b, "message").or_else(|| str_of(b, "Message")));
                 break;
             }
@@ -1196,7 +1251,7 @@ fn read_body(
     if let Some(Value::Object(e)) = b.field("Error") {
         if let Some(t) = str_of(e, "Code") {
             if let Some(c) = lookup(AWS, t) {
-                g.push(c, PROVIDER, depth, ev(format!("aws {t}")));
+                g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
             }
         }
         set_body_message(g, str_of(e, "Message"));
@@ -1207,7 +1262,7 @@ fn read_body(
     } else if let Some(Value::String(e)) = b.field("error") {
         // {"error": "invalid_grant", "error_description": "…"} (OAuth) and friends.
         if let Some(c) = lookup(PROVIDER_CODES, e) {
-            g.push(c, BODY_SPECIFIC, depth, ev(format!("error {e}")));
+            g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error {e}")));
         } else if matches!(
             e.as_str(),
             "invalid_grant" | "invalid_token" | "invalid_client" | "unauthorized_client"
@@ -1216,14 +1271,14 @@ fn read_body(
                 Unauthenticated,
                 BODY_SPECIFIC,
                 depth,
-                ev(format!("oauth {e}")),
+                ev(format_args!("oauth {e}")),
             );
         } else if e == "insufficient_scope" || e == "access_denied" {
             g.push(
                 PermissionDenied,
                 BODY_SPECIFIC,
                 depth,
-                ev(format!("oauth {e}")),
+                ev(format_args!("oauth {e}")),
             );
         }
         set_body_message(
@@ -1236,7 +1291,7 @@ fn read_body(
         // A JSON-RPC error object given directly, or a bare {code, message}.
         if let Some(n) = b.field("code").and_then(as_i64) {
             if let Some(c) = from_jsonrpc(n) {
-                g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
+                g.push(c, RPC_CODE, depth, ev(format_args!("jsonrpc {n}")));
             }
         }
         set_body_message(
@@ -1246,7 +1301,12 @@ fn read_body(
         );
     }
     if let Some(Value::Array(_)) = b.field("issues") {
-        g.push(InvalidArgument, VALIDATION, depth, ev("zod issues".into()));
+        g.push(
+            InvalidArgument,
+            VALIDATION,
+            depth,
+            ev(format_args!("zod issues")),
+        );
     }
     let _ = opts;
 }
@@ -1303,7 +1363,7 @@ fn read_body_error(
     e: &Map<String, Value>,
     outer: &Map<String, Value>,
     depth: usize,
-    ev: &dyn Fn(String) -> String,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
 ) {
     let _ = outer;
@@ -1318,21 +1378,26 @@ fn read_body_error(
             if ty.ends_with("google.rpc.RetryInfo") {
                 if let Some(ms) = d.field("retryDelay").and_then(parse_duration) {
                     retry_info = true;
-                    g.retry_after(ms, ev(format!("RetryInfo {}", fmt_delay(ms))));
+                    g.retry_after(ms, ev(format_args!("RetryInfo {}", fmt_delay(ms))));
                 }
             } else if ty.ends_with("google.rpc.QuotaFailure") {
                 quota_failure = true;
             } else if ty.ends_with("google.rpc.ErrorInfo") {
                 if let Some(reason) = str_of(d, "reason") {
                     if let Some(c) = lookup(GOOGLE_REASONS, reason) {
-                        g.push(c, BODY_SPECIFIC, depth, ev(format!("ErrorInfo {reason}")));
+                        g.push(
+                            c,
+                            BODY_SPECIFIC,
+                            depth,
+                            ev(format_args!("ErrorInfo {reason}")),
+                        );
                     }
                 }
             }
         }
     }
     if let Some((s, c)) = google_status {
-        g.push(c, BODY_REASON, depth, ev(format!("google status {s}")));
+        g.push(c, BODY_REASON, depth, ev(format_args!("google status {s}")));
     }
     if quota_failure {
         // A per-minute quota says when to come back (RetryInfo); a spent budget does not.
@@ -1341,7 +1406,7 @@ fn read_body_error(
         } else {
             QuotaExhausted
         };
-        g.push(c, BODY_SPECIFIC, depth, ev("QuotaFailure".into()));
+        g.push(c, BODY_SPECIFIC, depth, ev(format_args!("QuotaFailure")));
     }
     if let Some(Value::Array(errors)) = e.field("errors") {
         for item in errors.iter().take(8) {
@@ -1351,7 +1416,7 @@ fn read_body_error(
                         c,
                         BODY_SPECIFIC,
                         depth,
-                        ev(format!("google reason {reason}")),
+                        ev(format_args!("google reason {reason}")),
                     );
                     break;
                 }
@@ -1361,22 +1426,27 @@ fn read_body_error(
     // OpenAI / Anthropic / Stripe.
     if let Some(code) = str_of(e, "code") {
         if let Some(c) = lookup(PROVIDER_CODES, code) {
-            g.push(c, BODY_SPECIFIC, depth, ev(format!("error code {code}")));
+            g.push(
+                c,
+                BODY_SPECIFIC,
+                depth,
+                ev(format_args!("error code {code}")),
+            );
         }
     }
     if let Some(ty) = str_of(e, "type") {
         if let Some(c) = lookup(PROVIDER_CODES, ty) {
-            g.push(c, BODY_REASON, depth, ev(format!("error type {ty}")));
+            g.push(c, BODY_REASON, depth, ev(format_args!("error type {ty}")));
         }
     }
     // JSON-RPC error object, or a Google numeric HTTP code.
     if let Some(n) = e.field("code").and_then(as_i64) {
         if let Some(c) = from_jsonrpc(n) {
-            g.push(c, RPC_CODE, depth, ev(format!("jsonrpc {n}")));
+            g.push(c, RPC_CODE, depth, ev(format_args!("jsonrpc {n}")));
         } else if (400..=599).contains(&n) {
             g.http_status.get_or_insert(n as u16);
             if let Some(c) = Code::from_http(n as u16) {
-                g.push(c, HTTP_FROM_BODY, depth, ev(format!("http {n}")));
+                g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("http {n}")));
             }
         }
     }
