@@ -145,12 +145,8 @@ impl J<'_> {
 fn write(j: &J<'_>, out: &mut String, indent: Option<usize>) {
     match j {
         J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        J::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
-        J::UInt(n) => {
-            let _ = write!(out, "{n}");
-        }
+        J::Int(n) => write_int(i128::from(*n), out),
+        J::UInt(n) => write_int(i128::from(*n), out),
         J::Str(s) => write_str(s, out),
         J::Strs(list) => write_seq(list.iter(), list.len(), out, indent, |s, out, _| {
             write_str(s, out)
@@ -181,10 +177,15 @@ pub(crate) fn write_value(v: &Value, out: &mut String, indent: Option<usize>) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // `Number`'s Display is serde_json's own number formatting.
-        Value::Number(n) => {
-            let _ = write!(out, "{n}");
-        }
+        // Integers by hand; a float through `Number`'s Display, which is
+        // serde_json's own float formatting.
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => write_int(i128::from(i), out),
+            (None, Some(u)) => write_int(i128::from(u), out),
+            _ => {
+                let _ = write!(out, "{n}");
+            }
+        },
         Value::String(s) => write_str(s, out),
         Value::Array(items) => write_seq(items.iter(), items.len(), out, indent, write_value),
         Value::Object(m) => write_members(
@@ -270,32 +271,54 @@ pub(crate) fn write_str(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let short = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
-        // Every byte matched above is ASCII, so `i` is a char boundary.
+    while let Some(skip) = bytes[start..]
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    {
+        let i = start + skip;
+        // Every byte found is ASCII, so `i` and `i + 1` are char boundaries.
         out.push_str(&s[start..i]);
-        if short.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 0xf) as usize] as char);
-        } else {
-            out.push_str(short);
+        let b = bytes[i];
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
         }
         start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// An integer in decimal, without the formatting machinery.
+fn write_int(n: i128, out: &mut String) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 40];
+    let mut len = 0;
+    let mut m = n.unsigned_abs();
+    loop {
+        digits[len] = b'0' + (m % 10) as u8;
+        len += 1;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    for &d in digits[..len].iter().rev() {
+        out.push(char::from(d));
+    }
 }
 
 /// Whether the writer gives serde_json's bytes for `value`, compact and

@@ -201,7 +201,8 @@ proptest! {
         big in any::<u64>(),
     ) {
         prop_assert!(mcp_errors::json_writer_agrees_with_serde(&input));
-        let mixed = json!({"text": text, "big": big, "list": [text, [], {}], "nested": input});
+        let edges = json!([i64::MIN, i64::MAX, u64::MAX, 0, -1, 0.5, -0.0, 1e300]);
+        let mixed = json!({"text": text, "big": big, "list": [text, [], {}], "nested": input, "edges": edges});
         prop_assert!(mcp_errors::json_writer_agrees_with_serde(&mixed));
         prop_assert!(mcp_errors::json_writer_agrees_with_serde(&json!(text)));
     }
