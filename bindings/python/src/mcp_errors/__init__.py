@@ -25,8 +25,7 @@ import datetime as _dt
 import functools
 import inspect
 import json
-import logging
-import secrets
+import os
 import sys
 from enum import Enum
 from types import SimpleNamespace
@@ -57,7 +56,16 @@ Format = Literal["markdown", "json", "both"]
 SpecRevision = Literal["2025-06-18", "2025-11-25", "2026-07-28"]
 Target = Literal["tool-result", "soft-result", "protocol-error", "needs-input", "log-record"]
 
-log = logging.getLogger("mcp_errors")
+
+
+def __getattr__(name: str) -> Any:
+    # `mcp_errors.log`, the logger log records go to, without importing
+    # `logging` at import time (part of the cold start).
+    if name == "log":
+        import logging
+
+        return logging.getLogger("mcp_errors")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ErrorCode(str, Enum):
@@ -343,7 +351,7 @@ def tool_errors(
     the server still derives the tool's input schema from it."""
 
     def handle(exc: BaseException) -> Any:
-        error_id = options.get("error_id") or secrets.token_hex(4)
+        error_id = options.get("error_id") or os.urandom(4).hex()
         opts = {**options, "tool_name": tool or options.get("tool_name"), "error_id": error_id}
         try:
             # Converted once, for both the log record and the result.
@@ -354,7 +362,9 @@ def tool_errors(
             try:
                 record = json.loads(render_json(raw, **{**opts, "target": "log-record"}))
                 if logger is None:
-                    log.error(json.dumps(record, ensure_ascii=False))
+                    import logging
+
+                    logging.getLogger("mcp_errors").error(json.dumps(record, ensure_ascii=False))
                 else:
                     logger(record)
             except Exception:

@@ -9,7 +9,6 @@ directly, which makes a call several times cheaper.
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
 import threading
 from ctypes import byref, pointer
@@ -42,6 +41,29 @@ def _cache_dir() -> Path:
     return Path(base) / "mcp-errors"
 
 
+def _digest(data: bytes) -> str:
+    """A hex digest naming a cache entry. BLAKE2 from CPython's built-in
+    module: `hashlib` loads OpenSSL, a few ms of the cold start."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # another Python implementation
+        from hashlib import blake2b
+    return blake2b(data, digest_size=16).hexdigest()
+
+
+def _runtime_id() -> bytes:
+    """Which wasmtime compiled the cache entry: its C library's size and mtime.
+
+    (`importlib.metadata.version` took 30 ms of the cold start; wasmtime also
+    refuses to deserialize a foreign entry, which is then recompiled.)
+    """
+    try:
+        st = os.stat(ffi.dll._name)
+        return f"{st.st_size}:{st.st_mtime_ns}".encode()
+    except (AttributeError, OSError):
+        return b"unknown"
+
+
 class _Compiled:
     """The engine and the compiled component, shared by every thread."""
 
@@ -50,13 +72,7 @@ class _Compiled:
             raise McpErrorsError("trap", f"the component {wasm_path} is missing; build it with `cargo xtask build`")
         self.engine = wasmtime.Engine()
         wasm = wasm_path.read_bytes()
-        try:
-            from importlib.metadata import version
-
-            runtime = version("wasmtime")
-        except Exception:
-            runtime = "unknown"
-        key = hashlib.sha256(wasm + runtime.encode()).hexdigest()[:32]
+        key = _digest(wasm + _runtime_id())
         cached = _cache_dir() / f"{key}.cwasm"
         self.component: wc.Component | None = None
         if cached.exists():
