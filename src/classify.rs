@@ -306,7 +306,7 @@ fn is_wrapper_message(m: &str) -> bool {
 }
 
 fn text_of(node: &Map<String, Value>, key: &str) -> Option<String> {
-    match node.get(key)? {
+    match node.field(key)? {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
     }
@@ -317,7 +317,7 @@ fn text_of(node: &Map<String, Value>, key: &str) -> Option<String> {
 fn compose_message(root: &Map<String, Value>, g: &Gathered, fallback: &str) -> String {
     let own = text_of(root, "message");
     let mut message = match (&own, &g.body_message) {
-        (Some(m), Some(b)) if !is_wrapper_message(m) && !m.contains(b.as_str()) => {
+        (Some(m), Some(b)) if !is_wrapper_message(m) && !crate::text::contains(m, b) => {
             format!("{m}: {b}")
         }
         (Some(m), _) if !is_wrapper_message(m) => m.clone(),

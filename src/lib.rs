@@ -24,6 +24,7 @@ pub mod redact;
 pub mod render;
 mod signals;
 pub mod taxonomy;
+mod text;
 pub mod time;
 
 pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};

@@ -541,7 +541,7 @@ pub fn truncate(text: &str, max: usize) -> String {
 /// Python `Traceback (most recent call last):` blocks (keeping its last line,
 /// the exception itself).
 pub fn strip_stack(message: &str) -> String {
-    if let Some(pos) = message.find("Traceback (most recent call last):") {
+    if let Some(pos) = crate::text::find(message, "Traceback (most recent call last):") {
         let before = message[..pos].trim_end();
         let last = message[pos..]
             .lines()

@@ -549,7 +549,7 @@ fn status_of(v: Option<&Value>) -> Option<u16> {
 }
 
 fn str_of<'a>(node: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    match node.get(key)? {
+    match node.field(key)? {
         Value::String(s) => Some(s.as_str()),
         _ => None,
     }
@@ -998,7 +998,7 @@ fn is_tls_message(m: &str) -> bool {
         return false;
     }
     let l = m.to_ascii_lowercase();
-    TLS_MESSAGES.iter().any(|p| l.contains(p))
+    TLS_MESSAGES.iter().any(|p| crate::text::contains(&l, p))
 }
 
 fn read_message(
@@ -1027,7 +1027,7 @@ fn read_message(
         }
     }
     // grpc-js: "14 UNAVAILABLE: No connection established"
-    if let Some((head, _)) = m.split_once(": ") {
+    if let Some((head, _)) = crate::text::split_once(m, ": ") {
         if let Some((num, name)) = head.split_once(' ') {
             if let Ok(n) = num.parse::<usize>() {
                 if GRPC_NAMES.get(n) == Some(&name) {
@@ -1044,7 +1044,7 @@ fn read_message(
         }
     }
     // grpc-js: "8 RESOURCE_EXHAUSTED: Received message larger than max (5000000 vs. 4194304)".
-    if m.contains("message larger than max") {
+    if crate::text::contains(m, "message larger than max") {
         g.push(
             PayloadTooLarge,
             SYS_CODE,
@@ -1061,7 +1061,7 @@ fn read_message(
         }
     }
     // Python's str(exc) with the class in front: "ConnectionResetError: [Errno 104] …".
-    if let Some((head, _)) = m.split_once(": ") {
+    if let Some((head, _)) = crate::text::split_once(m, ": ") {
         let last = head.rsplit('.').next().unwrap_or(head);
         if let Some((_, c, strength)) = NAMES.iter().find(|(n, _, _)| *n == last) {
             g.push(
@@ -1073,7 +1073,7 @@ fn read_message(
         }
     }
     // Python OSError text: "[Errno 111] Connection refused".
-    if let Some(rest) = m.split("[Errno ").nth(1) {
+    if let Some(rest) = crate::text::split_once(m, "[Errno ").map(|(_, rest)| rest) {
         let n = rest
             .split(']')
             .next()
@@ -1123,7 +1123,10 @@ fn read_message(
         }
     }
     let l = m.to_ascii_lowercase();
-    if l.contains("rate limit") || l.contains("too many requests") || l.contains("ratelimit") {
+    if crate::text::contains(&l, "rate limit")
+        || crate::text::contains(&l, "too many requests")
+        || crate::text::contains(&l, "ratelimit")
+    {
         // A 403 that says "rate limit" is a rate limit (GitHub); a 429 already is one.
         let strength = if status == Some(403) {
             RATELIMIT_HEADER
@@ -1136,7 +1139,9 @@ fn read_message(
             depth,
             ev(format_args!("message rate limit")),
         );
-    } else if l.contains("quota") && (l.contains("exceeded") || l.contains("exhausted")) {
+    } else if crate::text::contains(&l, "quota")
+        && (crate::text::contains(&l, "exceeded") || crate::text::contains(&l, "exhausted"))
+    {
         let strength = if matches!(status, Some(403) | Some(429)) {
             RATELIMIT_HEADER
         } else {
@@ -1148,14 +1153,17 @@ fn read_message(
             depth,
             ev(format_args!("message quota")),
         );
-    } else if l.contains("timed out") || l.contains("timeout") || l.contains("deadline exceeded") {
+    } else if crate::text::contains(&l, "timed out")
+        || crate::text::contains(&l, "timeout")
+        || crate::text::contains(&l, "deadline exceeded")
+    {
         g.push(
             Timeout,
             MESSAGE_GUESS,
             depth,
             ev(format_args!("message timeout")),
         );
-    } else if l.contains("overloaded") {
+    } else if crate::text::contains(&l, "overloaded") {
         g.push(
             Unavailable,
             MESSAGE_GUESS,
