@@ -37,24 +37,27 @@ def report(name, ns):
     print(f"{name:<58} {ns / 1000:8.2f} µs/call {1e9 / ns:12,.0f} calls/s")
 
 
-def cold(env):
+def cold(cached):
+    """Median of 7 fresh processes; without `cached`, each gets an empty compile cache."""
     code = (
         "import time; t0 = time.perf_counter(); import mcp_errors; "
         "mcp_errors.render_json('{\"status\":429}', now=None); print((time.perf_counter() - t0) * 1000)"
     )
-    return statistics.median(
-        float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout)
-        for _ in range(5)
-    )
+    times = []
+    for _ in range(7):
+        with tempfile.TemporaryDirectory() as empty:
+            env = dict(os.environ) if cached else {**os.environ, "MCP_ERRORS_CACHE": empty}
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+            times.append(float(out.stdout))
+    return statistics.median(times)
 
 
 def main():
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     print(f"python {sys.version.split()[0]}, wasmtime-py {__import__('importlib.metadata').metadata.version('wasmtime')}")
-    with tempfile.TemporaryDirectory() as empty:
-        print(f"cold start, no compile cache (import + compile + first call): {cold({**os.environ, 'MCP_ERRORS_CACHE': empty}):.1f} ms")
+    print(f"cold start, no compile cache (import + compile + first call): {cold(cached=False):.1f} ms")
     render_json("{}", now=None)  # fills the default cache
-    print(f"cold start, cached component (import + deserialize + first call): {cold(dict(os.environ)):.1f} ms")
+    print(f"cold start, cached component (import + deserialize + first call): {cold(cached=True):.1f} ms")
     report("render_json(raw, tool-error-v1) typical", per_call(lambda: render_json(RAW, profile="tool-error-v1", now=None)))
     report("to_tool_result(exc) typical (conversion + SDK model)", per_call(lambda: to_tool_result(err, profile="tool-error-v1", now=None, mask=False)))
     report("to_tool_result(exc, as_dict=True) typical", per_call(lambda: to_tool_result(err, profile="tool-error-v1", now=None, mask=False, as_dict=True)))
