@@ -224,14 +224,13 @@ pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Err
 /// [`render`] taking the error by value (no copy), with `options.limits`
 /// already checked by the caller.
 pub(crate) fn render_owned(
-    error: Normalized,
+    mut error: Normalized,
     options: &RenderOptions,
     limits: &crate::Limits,
 ) -> Result<String, Error> {
     // Whatever the host passed in is redacted and bounded again; model-facing
     // output also loses local file paths.
     let for_model = options.target != Target::LogRecord;
-    let mut error = error;
     if for_model {
         // Only log records show the evidence: not worth sanitizing otherwise.
         error.evidence.clear();
