@@ -300,6 +300,15 @@ pub(crate) fn write_str(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// `s` as a JSON string literal: how error messages quote a value, the same
+/// in every host (JavaScript's `JSON.stringify`, Python's `json.dumps` with
+/// `ensure_ascii=False`), unlike Rust's `{:?}` (`\u{1}`).
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    write_str(s, &mut out);
+    out
+}
+
 /// An integer in decimal, without the formatting machinery.
 fn write_int(n: i128, out: &mut String) {
     if n < 0 {

@@ -31,6 +31,8 @@ pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX
 pub use error::Error;
 #[doc(hidden)]
 pub use json::agrees_with_serde as json_writer_agrees_with_serde;
+#[doc(hidden)]
+pub use json::quoted as json_quoted;
 pub use normalized::Normalized;
 pub use redact::Limits;
 pub use render::{render, schema, Format, Profile, RenderOptions, SpecRevision, Target};
@@ -83,6 +85,10 @@ pub fn classify_render_json(raw: &str, options: &str) -> Result<String, Error> {
 
 /// Parse a host-supplied RFC 3339 time, as a typed option error on failure.
 pub fn parse_now(t: &str) -> Result<i64, Error> {
-    time::parse_rfc3339(t)
-        .ok_or_else(|| Error::InvalidOption(format!("`now` is not an RFC 3339 time: {t:?}")))
+    time::parse_rfc3339(t).ok_or_else(|| {
+        Error::InvalidOption(format!(
+            "`now` is not an RFC 3339 time: {}",
+            json::quoted(t)
+        ))
+    })
 }

@@ -94,7 +94,12 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
                 i += 1;
                 continue;
             }
-            other => return Err(format!("unknown argument {other:?}")),
+            other => {
+                return Err(format!(
+                    "unknown argument {}",
+                    mcp_errors::json_quoted(other)
+                ))
+            }
         }
         i += 2;
     }
@@ -117,7 +122,10 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         "taxonomy" if rest.is_empty() => Ok(Command::Taxonomy),
         "taxonomy" => Err("taxonomy takes no arguments".into()),
-        other => Err(format!("unknown command {other:?}")),
+        other => Err(format!(
+            "unknown command {}",
+            mcp_errors::json_quoted(other)
+        )),
     }
 }
 

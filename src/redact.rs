@@ -88,14 +88,16 @@ impl Limits {
     pub fn set(&mut self, name: &str, value: u64) -> Result<(), crate::Error> {
         let Some(i) = Self::RANGES.iter().position(|(n, _, _)| *n == name) else {
             return Err(crate::Error::InvalidOption(format!(
-                "unknown limit {name:?}; expected one of: {}",
+                "unknown limit {}; expected one of: {}",
+                crate::json::quoted(name),
                 Self::RANGES.map(|(n, _, _)| n).join(", ")
             )));
         };
         let (_, lo, hi) = Self::RANGES[i];
         if value < lo as u64 || value > hi as u64 {
             return Err(crate::Error::InvalidOption(format!(
-                "limit {name:?} is {value}; it must be from {lo} to {hi}"
+                "limit {} is {value}; it must be from {lo} to {hi}",
+                crate::json::quoted(name)
             )));
         }
         *self.fields_mut()[i] = value as usize;
@@ -138,7 +140,10 @@ impl Limits {
                 continue;
             }
             let n = value.as_u64().ok_or_else(|| {
-                crate::Error::InvalidOption(format!("limit {key:?} must be a non-negative integer"))
+                crate::Error::InvalidOption(format!(
+                    "limit {} must be a non-negative integer",
+                    crate::json::quoted(key)
+                ))
             })?;
             out.set(key, n)?;
         }

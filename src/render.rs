@@ -35,8 +35,8 @@ macro_rules! named_enum {
                 match s {
                     $( $text => Ok($name::$variant), )*
                     _ => Err(Error::InvalidOption(format!(
-                        concat!("unknown ", $label, " {:?}; expected one of: {}"),
-                        s,
+                        concat!("unknown ", $label, " {}; expected one of: {}"),
+                        crate::json::quoted(s),
                         Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
                     ))),
                 }
@@ -182,7 +182,8 @@ impl RenderOptions {
             let text = || match v {
                 Value::String(s) => Ok(s.clone()),
                 _ => Err(Error::InvalidOption(format!(
-                    "render option {key:?} must be a string"
+                    "render option {} must be a string",
+                    crate::json::quoted(key)
                 ))),
             };
             let json_text = || match v {
@@ -207,7 +208,8 @@ impl RenderOptions {
                 }
                 other => {
                     return Err(Error::InvalidOption(format!(
-                        "unknown render option {other:?}"
+                        "unknown render option {}",
+                        crate::json::quoted(other)
                     )))
                 }
             }

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use common::*;
 use mcp_errors::{
     classify_render, classify_render_json, classify_str, parse_now, render_json, ClassifyOptions,
+    RenderOptions,
 };
 
 fn classify_options(case: &serde_json::Value) -> ClassifyOptions {
@@ -141,7 +142,17 @@ fn error_vectors() {
                     classify_str(&raw, &ClassifyOptions { now_ms, limits }).map(|n| n.to_json())
                 }
             },
-            Some("render") => classify_render(&raw, &render_options(case)),
+            Some("render") => {
+                // Through the JSON options (an unknown profile name cannot be a
+                // typed option); when the options parse, the typed entry point
+                // must fail the same way.
+                let options = case["options"].to_string();
+                let got = classify_render_json(&raw, &options);
+                if let Ok(typed) = RenderOptions::from_json(&options) {
+                    assert_eq!(classify_render(&raw, &typed), got, "{}", name(case));
+                }
+                got
+            }
             other => panic!("{}: unknown api {other:?}", name(case)),
         };
         let got = got.as_ref().map_err(|e| (e.kind(), e.detail()));

@@ -238,9 +238,26 @@ fn error_vectors_through_the_component() {
                     },
                 )
                 .expect("no trap"),
-            _ => api
-                .call_classify_render(&mut store, &raw(case), &wit_render_options(case))
-                .expect("no trap"),
+            _ => {
+                // JSON options (an unknown profile is no typed option); typed
+                // options, when they parse, must fail the same way.
+                let options = case["options"].to_string();
+                let got = api
+                    .call_classify_render_json(&mut store, &raw(case), &options)
+                    .expect("no trap");
+                if mcp_errors::RenderOptions::from_json(&options).is_ok() {
+                    let typed = api
+                        .call_classify_render(&mut store, &raw(case), &wit_render_options(case))
+                        .expect("no trap");
+                    assert_eq!(
+                        typed.as_ref().map_err(wit_error_parts),
+                        got.as_ref().map_err(wit_error_parts),
+                        "{}",
+                        name(case)
+                    );
+                }
+                got
+            }
         };
         let got = got.as_ref().map_err(wit_error_parts);
         check_error(&mut failures, name(case), &case["expected_error"], &got);

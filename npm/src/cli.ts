@@ -61,6 +61,11 @@ function parseLimits(value: string): Limits {
   return out as Limits;
 }
 
+const VALUE_FLAGS = new Set([
+  '--profile', '--format', '--spec', '--target', '--now', '--id', '--tool', '--output-schema',
+  '--limits', '--extra-fields',
+]);
+
 function parseRenderOptions(args: string[]): RenderOptions {
   const o: RenderOptions = { now: null };
   for (let i = 0; i < args.length; i += 1) {
@@ -69,6 +74,8 @@ function parseRenderOptions(args: string[]): RenderOptions {
       o.mask = true;
       continue;
     }
+    // An unknown flag is reported as such, value or not (as the Rust and Python CLIs do).
+    if (!VALUE_FLAGS.has(flag)) usage(`unknown argument ${JSON.stringify(flag)}`);
     const value = args[i + 1];
     if (value === undefined) usage(`${flag} needs a value`);
     i += 1;
@@ -127,11 +134,19 @@ function run(): void {
       else if (rest[i] === '--limits') limits = parseLimits(value);
       else usage('classify takes only --now and --limits');
     }
+    // The time is a usage error, as in the other CLIs: checked once, before any input.
+    try {
+      if (now !== undefined) classifyJson('{}', { now });
+    } catch (e) {
+      usage(e instanceof Error ? e.message : String(e));
+    }
     handle = (line) => classifyJson(line, { now: now ?? null, limits });
   } else if (command === 'render') {
     const options = parseRenderOptions(rest);
     try {
       checkRenderOptions(options);
+      // The time too, as in the other CLIs: checked once, before any input.
+      if (options.now != null) renderJson('{}', { now: options.now });
     } catch (e) {
       usage(e instanceof Error ? e.message : String(e));
     }

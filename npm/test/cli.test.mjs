@@ -62,7 +62,7 @@ test('taxonomy, schema and usage errors', () => {
     const { rust, js } = both(args, '');
     assert.equal(js.stdout, rust.stdout, args.join(' '));
   }
-  for (const args of [['render', '--format'], ['render', '--profile', 'nope'], ['render', '--spec', '2024-01-01'], ['frobnicate']]) {
+  for (const args of [['render', '--format'], ['render', '--profile', 'nope'], ['render', '--profile', 'nöpe\t'], ['render', '--spec', '2024-01-01'], ['render', '--prøfile'], ['render', '--now', 'soon'], ['classify', '--now', 'söon'], ['frobnicate'], ['frøbnicate\u0001']]) {
     const bad = both(args, '');
     assert.equal(bad.js.status, 2, args.join(' '));
     assert.equal(bad.rust.status, 2, args.join(' '));

@@ -64,6 +64,7 @@ def test_bad_limits_are_the_same_usage_error_in_every_cli():
         ["render", "--limits", '{"max_depth":-1}'],
         ["classify", "--limits", '{"max_depth":0}'],
         ["render", "--limits", '{"max_rendered_bytes":100}'],
+        ["render", "--limits", '{"mäx\\u0001":1}'],
     ):
         out = run_all(args, b"")
         assert out["python"].returncode == out["rust"].returncode == out["npm"].returncode == 2, args
@@ -75,7 +76,17 @@ def test_taxonomy_schema_and_usage_errors():
     for args in (["taxonomy"], ["schema", "text"]):
         out = run_all(args, b"")
         assert out["python"].stdout == out["rust"].stdout, args
-    for args in (["render", "--format"], ["render", "--profile", "nope"], ["render", "--now", "soon"], ["frobnicate"]):
+    for args in (
+        ["render", "--format"],
+        ["render", "--profile", "nope"],
+        ["render", "--profile", "nöpe\t"],
+        ["render", "--now", "soon"],
+        ["classify", "--now", "söon"],
+        ["render", "--prøfile"],
+        ["frobnicate"],
+        ["frøbnicate\u0001"],
+    ):
         out = run_all(args, b"")
-        assert out["python"].returncode == out["rust"].returncode == 2, args
-        assert out["python"].stderr.splitlines()[0] == out["rust"].stderr.splitlines()[0], args
+        assert out["python"].returncode == out["rust"].returncode == out["npm"].returncode == 2, args
+        first = {k: v.stderr.splitlines()[0] for k, v in out.items()}
+        assert first["python"] == first["rust"] == first["npm"], (args, first)

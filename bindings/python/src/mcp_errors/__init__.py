@@ -225,14 +225,14 @@ def _limits_record(limits: Mapping[str, int] | None) -> Any:
     for key, value in limits.items():
         if key not in _LIMIT_NAMES:
             raise McpErrorsError(
-                "invalid_option", f"unknown limit {json.dumps(key)}; expected one of: {', '.join(_LIMIT_NAMES)}"
+                "invalid_option", f"unknown limit {json.dumps(key, ensure_ascii=False)}; expected one of: {', '.join(_LIMIT_NAMES)}"
             )
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise McpErrorsError("invalid_option", f"limit {json.dumps(key)} must be a non-negative integer")
+            raise McpErrorsError("invalid_option", f"limit {json.dumps(key, ensure_ascii=False)} must be a non-negative integer")
         if value > 0xFFFFFFFF:
-            raise McpErrorsError("invalid_option", f"limit {json.dumps(key)} is {value}; it must be below 4294967296")
+            raise McpErrorsError("invalid_option", f"limit {json.dumps(key, ensure_ascii=False)} is {value}; it must be below 4294967296")
         fields[key.replace("_", "-")] = value
     from wasmtime.component import Record  # what wasmtime-py lowers an `option<record>` from
 
@@ -416,5 +416,5 @@ def schema(profile: Profile) -> dict[str, Any]:
     """The JSON Schema of a profile's error object."""
     names = ("canonical", "tool-error-v1", "mcp-tool-error", "text", "error-object", "rpc-envelope")
     if profile not in names:
-        raise McpErrorsError("invalid_option", f"unknown profile {json.dumps(profile)}; expected one of: {', '.join(names)}")
+        raise McpErrorsError("invalid_option", f"unknown profile {json.dumps(profile, ensure_ascii=False)}; expected one of: {', '.join(names)}")
     return json.loads(ENGINE.call("schema", profile))

@@ -100,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 limits = _limits(rest[i + 1])
             i += 2
+        if now is not None:
+            # The time is a usage error, as in the other CLIs: checked once, before any input.
+            try:
+                classify_json("{}", now=now)
+            except McpErrorsError as e:
+                _usage(e.message)
         handle = lambda line: classify_json(line, now=now, limits=limits)  # noqa: E731
     elif command == "render":
         options: dict[str, Any] = {"now": None}
@@ -111,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 i += 1
                 continue
             if flag not in _FLAGS:
-                _usage(f"unknown argument {json.dumps(flag)}")
+                _usage(f"unknown argument {json.dumps(flag, ensure_ascii=False)}")
             if i + 1 >= len(rest):
                 _usage(f"{flag} needs a value")
             options[_FLAGS[flag]] = rest[i + 1]
@@ -131,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             _usage(e.message)
         handle = lambda line: render_json(line, **options)  # noqa: E731
     else:
-        _usage(f"unknown command {json.dumps(command)}")
+        _usage(f"unknown command {json.dumps(command, ensure_ascii=False)}")
     failed = False
     for number, raw_line in enumerate(sys.stdin.buffer, start=1):
         line_bytes = raw_line.rstrip(b"\n").rstrip(b"\r")
