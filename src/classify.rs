@@ -279,7 +279,7 @@ fn join(path: &str, step: &str) -> String {
 
 /// Messages that say nothing beyond "something under me failed".
 fn is_wrapper_message(m: &str) -> bool {
-    let l = m.trim().to_ascii_lowercase();
+    let l = m.trim();
     // A serialized list of issues (zod's own message) or pydantic's multi-line
     // report ("1 validation error for Weather\ncity\n  Field required …") says
     // less than the one-line summary of its issues.
@@ -287,22 +287,28 @@ fn is_wrapper_message(m: &str) -> bool {
         return true;
     }
     if let Some((count, rest)) = l.split_once(' ') {
-        if count.parse::<u32>().is_ok() && rest.starts_with("validation error") {
+        let head = rest.as_bytes().get(..16);
+        if count.parse::<u32>().is_ok()
+            && head.is_some_and(|h| h.eq_ignore_ascii_case(b"validation error"))
+        {
             return true;
         }
     }
-    matches!(
-        l.as_str(),
-        "" | "fetch failed"
-            | "failed to fetch"
-            | "network error"
-            | "networkerror when attempting to fetch resource."
-            | "load failed"
-            | "network request failed"
-            | "error"
-            | "unknown error"
-            | "aggregateerror"
-    )
+    // Compared without case, without building a lowercase copy.
+    [
+        "",
+        "fetch failed",
+        "failed to fetch",
+        "network error",
+        "networkerror when attempting to fetch resource.",
+        "load failed",
+        "network request failed",
+        "error",
+        "unknown error",
+        "aggregateerror",
+    ]
+    .iter()
+    .any(|w| l.eq_ignore_ascii_case(w))
 }
 
 fn text_of(node: &Map<String, Value>, key: &str) -> Option<String> {

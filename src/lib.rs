@@ -63,7 +63,7 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
     // handed over unsanitized: the work is done once.
     let value = parse_json(raw)?;
     let normalized = classify::classify_unsanitized(&value, &ClassifyOptions { now_ms, limits });
-    render::render_owned(normalized, options, &limits)
+    render::render_owned(normalized, options, &limits, now_ms)
 }
 
 /// Render a normalized error given as canonical JSON, with options as JSON
@@ -75,7 +75,8 @@ pub fn render_json(normalized: &str, options: &str) -> Result<String, Error> {
     n.category = n.code.info().category;
     let options = RenderOptions::from_json(options)?;
     let limits = options.limits.checked()?;
-    render::render_owned(n, &options, &limits)
+    let now_ms = options.now.as_deref().map(parse_now).transpose()?;
+    render::render_owned(n, &options, &limits, now_ms)
 }
 
 /// Classify a raw error and render it, with options as JSON.

@@ -220,7 +220,9 @@ impl RenderOptions {
 
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
-    render_owned(error.clone(), options, &options.limits.checked()?)
+    let limits = options.limits.checked()?;
+    let now_ms = options.now.as_deref().map(crate::parse_now).transpose()?;
+    render_owned(error.clone(), options, &limits, now_ms)
 }
 
 /// [`render`] taking the error by value (no copy), with `options.limits`
@@ -229,6 +231,7 @@ pub(crate) fn render_owned(
     mut error: Normalized,
     options: &RenderOptions,
     limits: &crate::Limits,
+    now_ms: Option<i64>,
 ) -> Result<String, Error> {
     // Whatever the host passed in is redacted and bounded again; model-facing
     // output also loses local file paths.
@@ -243,7 +246,7 @@ pub(crate) fn render_owned(
         sanitized.details = None;
         sanitized.original = None;
     }
-    let out = render_sanitized(&sanitized, options)?;
+    let out = render_sanitized(&sanitized, options, now_ms)?;
     if out.len() <= limits.max_rendered_bytes {
         return Ok(out);
     }
@@ -258,14 +261,16 @@ pub(crate) fn render_owned(
     );
     sanitized.details = Some(note);
     sanitized.original = None;
-    render_sanitized(&sanitized, options)
+    render_sanitized(&sanitized, options, now_ms)
 }
 
-fn render_sanitized(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
-    let timestamp = match &options.now {
-        Some(t) => Some(crate::time::format_rfc3339_seconds(crate::parse_now(t)?)),
-        None => None,
-    };
+/// `now_ms` is `options.now`, parsed once by the caller.
+fn render_sanitized(
+    error: &Normalized,
+    options: &RenderOptions,
+    now_ms: Option<i64>,
+) -> Result<String, Error> {
+    let timestamp = now_ms.map(crate::time::format_rfc3339_seconds);
     if options.profile == Profile::RpcEnvelope
         && options.target != Target::NeedsInput
         && timestamp.is_none()
