@@ -57,7 +57,6 @@ SpecRevision = Literal["2025-06-18", "2025-11-25", "2026-07-28"]
 Target = Literal["tool-result", "soft-result", "protocol-error", "needs-input", "log-record"]
 
 
-
 def __getattr__(name: str) -> Any:
     # `mcp_errors.log`, the logger log records go to, without importing
     # `logging` at import time (part of the cold start).
