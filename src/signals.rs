@@ -1536,6 +1536,20 @@ pub(crate) fn original(root: &Map<String, Value>) -> Option<Value> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn decimals_are_exact_and_never_overflow() {
+        assert_eq!(parse_decimal("26", 3), Some(26_000));
+        assert_eq!(parse_decimal("1.5", 3), Some(1_500));
+        assert_eq!(parse_decimal(".25", 3), Some(250));
+        assert_eq!(parse_decimal("3.", 3), Some(3_000));
+        assert_eq!(parse_decimal("0.0005", 4), Some(5));
+        assert_eq!(parse_decimal("1.23456", 3), Some(1_234)); // digits past the scale dropped
+        assert_eq!(parse_decimal("99999999999999999999999", 3), Some(u64::MAX));
+        for bad in ["", ".", "1.2.3", "-1", "+1", " 1", "1e3", "inf", "NaN", "١"] {
+            assert_eq!(parse_decimal(bad, 3), None, "{bad:?}");
+        }
+    }
+
     /// `is_tls_message` looks for these two words before the phrases.
     #[test]
     fn every_tls_phrase_names_a_certificate_or_a_hostname() {
