@@ -10,6 +10,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::text::find_bytes;
+
 /// The longest message kept, in characters (the default of [`Limits::max_message_chars`]).
 pub const MAX_MESSAGE_CHARS: usize = 2_000;
 /// The longest string kept inside details and upstream bodies, in characters
@@ -224,7 +226,7 @@ pub fn is_sensitive_key(k: &str) -> bool {
     SENSITIVE_KEYS.iter().any(|s| s.as_bytes() == key)
         || SENSITIVE_PARTS
             .iter()
-            .any(|p| key.windows(p.len()).any(|w| w == p.as_bytes()))
+            .any(|p| find_bytes(key, p.as_bytes()).is_some())
 }
 
 /// Whether a `name=value` pair holds a credential: a sensitive key, or the
@@ -355,21 +357,17 @@ fn secret_at(s: &[u8], i: usize) -> Option<(usize, &'static str)> {
     if rest.starts_with(b"-----BEGIN ") {
         let line_end = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
         let header = &rest[..line_end.min(80)];
-        if header.windows(11).any(|w| w == b"PRIVATE KEY") {
-            let end = find(rest, b"-----END ")
+        if find_bytes(header, b"PRIVATE KEY").is_some() {
+            let end = find_bytes(rest, b"-----END ")
                 .map(|e| {
                     let after = &rest[e + 9..];
-                    e + 9 + find(after, b"-----").map_or(after.len(), |x| x + 5)
+                    e + 9 + find_bytes(after, b"-----").map_or(after.len(), |x| x + 5)
                 })
                 .unwrap_or(rest.len());
             return Some((end, "private-key"));
         }
     }
     None
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 /// Redact secrets in free text: known token shapes, `Bearer` / `Basic`

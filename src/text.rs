@@ -14,12 +14,20 @@ pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
     if hay.len() > SHORT || needle.is_empty() {
         return hay.find(needle);
     }
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    let last = h.len().checked_sub(n.len())?;
+    find_bytes(hay.as_bytes(), needle.as_bytes())
+}
+
+/// The offset of the first `needle` in the bytes `hay`: each occurrence of
+/// the needle's first byte, then a comparison. An empty needle is at 0.
+pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some(&first) = needle.first() else {
+        return Some(0);
+    };
+    let last = hay.len().checked_sub(needle.len())?;
     let mut i = 0;
     while i <= last {
-        i += h[i..=last].iter().position(|&b| b == n[0])?;
-        if &h[i..i + n.len()] == n {
+        i += hay[i..=last].iter().position(|&b| b == first)?;
+        if &hay[i..i + needle.len()] == needle {
             return Some(i);
         }
         i += 1;
@@ -69,6 +77,10 @@ mod tests {
         for hay in hays {
             for needle in needles {
                 assert_eq!(find(hay, needle), hay.find(needle), "{hay:?} {needle:?}");
+                assert_eq!(
+                    find_bytes(hay.as_bytes(), needle.as_bytes()),
+                    hay.find(needle)
+                );
                 assert_eq!(split_once(hay, needle), hay.split_once(needle));
             }
         }
