@@ -212,11 +212,46 @@ fn write_seq<T>(
     indent: Option<usize>,
     each: impl Fn(T, &mut String, Option<usize>),
 ) {
+    write_container(['[', ']'], items, len, out, indent, each);
+}
+
+fn write_members<'v, T: 'v>(
+    members: impl Iterator<Item = (&'v str, T)>,
+    len: usize,
+    out: &mut String,
+    indent: Option<usize>,
+    each: impl Fn(T, &mut String, Option<usize>),
+) {
+    write_container(
+        ['{', '}'],
+        members,
+        len,
+        out,
+        indent,
+        |(key, value), out, inner| {
+            write_str(key, out);
+            out.push_str(if inner.is_some() { ": " } else { ":" });
+            each(value, out, inner);
+        },
+    );
+}
+
+/// An array or object: `brackets` around the items, separated by commas; in
+/// pretty output each item on its own line, one level deeper, and an empty
+/// container as `[]` / `{}`.
+fn write_container<T>(
+    brackets: [char; 2],
+    items: impl Iterator<Item = T>,
+    len: usize,
+    out: &mut String,
+    indent: Option<usize>,
+    each: impl Fn(T, &mut String, Option<usize>),
+) {
+    out.push(brackets[0]);
     if len == 0 {
-        out.push_str("[]");
+        out.push(brackets[1]);
         return;
     }
-    out.push('[');
     let inner = indent.map(|d| d + 1);
     for (i, item) in items.enumerate() {
         if i > 0 {
@@ -230,37 +265,7 @@ fn write_seq<T>(
     if let Some(d) = indent {
         newline(out, d);
     }
-    out.push(']');
-}
-
-fn write_members<'v, T: 'v>(
-    members: impl Iterator<Item = (&'v str, T)>,
-    len: usize,
-    out: &mut String,
-    indent: Option<usize>,
-    each: impl Fn(T, &mut String, Option<usize>),
-) {
-    if len == 0 {
-        out.push_str("{}");
-        return;
-    }
-    out.push('{');
-    let inner = indent.map(|d| d + 1);
-    for (i, (key, value)) in members.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        if let Some(d) = inner {
-            newline(out, d);
-        }
-        write_str(key, out);
-        out.push_str(if inner.is_some() { ": " } else { ":" });
-        each(value, out, inner);
-    }
-    if let Some(d) = indent {
-        newline(out, d);
-    }
-    out.push('}');
+    out.push(brackets[1]);
 }
 
 /// A JSON string literal, escaped exactly as serde_json does: `"` and `\`,
