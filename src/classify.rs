@@ -295,20 +295,10 @@ fn is_wrapper_message(m: &str) -> bool {
         }
     }
     // Compared without case, without building a lowercase copy.
-    [
-        "",
-        "fetch failed",
-        "failed to fetch",
-        "network error",
-        "networkerror when attempting to fetch resource.",
-        "load failed",
-        "network request failed",
-        "error",
-        "unknown error",
-        "aggregateerror",
-    ]
-    .iter()
-    .any(|w| l.eq_ignore_ascii_case(w))
+    signals::is_network_message(l)
+        || ["", "error", "unknown error", "aggregateerror"]
+            .iter()
+            .any(|w| l.eq_ignore_ascii_case(w))
 }
 
 fn text_of(node: &Map<String, Value>, key: &str) -> Option<String> {

@@ -974,17 +974,20 @@ fn read_name(
     }
 }
 
-fn is_network_message(m: &str) -> bool {
-    let l = m.trim().to_ascii_lowercase();
-    matches!(
-        l.as_str(),
-        "fetch failed"
-            | "failed to fetch"
-            | "network error"
-            | "networkerror when attempting to fetch resource."
-            | "load failed"
-            | "network request failed"
-    )
+/// What browsers' and Node's `fetch` say, whole, when the network failed.
+pub(crate) const NETWORK_MESSAGES: &[&str] = &[
+    "fetch failed",
+    "failed to fetch",
+    "network error",
+    "networkerror when attempting to fetch resource.",
+    "load failed",
+    "network request failed",
+];
+
+/// Whether the whole message (trimmed, any case) is one of [`NETWORK_MESSAGES`].
+pub(crate) fn is_network_message(m: &str) -> bool {
+    let m = m.trim();
+    NETWORK_MESSAGES.iter().any(|w| m.eq_ignore_ascii_case(w))
 }
 
 fn is_tls_message(m: &str) -> bool {
@@ -1123,10 +1126,8 @@ fn read_message(
         }
     }
     let l = m.to_ascii_lowercase();
-    if crate::text::contains(&l, "rate limit")
-        || crate::text::contains(&l, "too many requests")
-        || crate::text::contains(&l, "ratelimit")
-    {
+    let has = |phrases: &[&str]| phrases.iter().any(|p| crate::text::contains(&l, p));
+    if has(&["rate limit", "too many requests", "ratelimit"]) {
         // A 403 that says "rate limit" is a rate limit (GitHub); a 429 already is one.
         let strength = if status == Some(403) {
             RATELIMIT_HEADER
@@ -1139,9 +1140,7 @@ fn read_message(
             depth,
             ev(format_args!("message rate limit")),
         );
-    } else if crate::text::contains(&l, "quota")
-        && (crate::text::contains(&l, "exceeded") || crate::text::contains(&l, "exhausted"))
-    {
+    } else if has(&["quota"]) && has(&["exceeded", "exhausted"]) {
         let strength = if matches!(status, Some(403) | Some(429)) {
             RATELIMIT_HEADER
         } else {
@@ -1153,17 +1152,14 @@ fn read_message(
             depth,
             ev(format_args!("message quota")),
         );
-    } else if crate::text::contains(&l, "timed out")
-        || crate::text::contains(&l, "timeout")
-        || crate::text::contains(&l, "deadline exceeded")
-    {
+    } else if has(&["timed out", "timeout", "deadline exceeded"]) {
         g.push(
             Timeout,
             MESSAGE_GUESS,
             depth,
             ev(format_args!("message timeout")),
         );
-    } else if crate::text::contains(&l, "overloaded") {
+    } else if has(&["overloaded"]) {
         g.push(
             Unavailable,
             MESSAGE_GUESS,
