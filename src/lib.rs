@@ -54,10 +54,7 @@ pub fn parse_json(raw: &str) -> Result<serde_json::Value, Error> {
 
 /// Classify a raw error and render it in one call.
 pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Error> {
-    let now_ms = match &options.now {
-        Some(t) => Some(parse_now(t)?),
-        None => None,
-    };
+    let now_ms = options.now_ms()?;
     let limits = options.limits.checked()?;
     // Rendering redacts and bounds the error itself, so the classification is
     // handed over unsanitized: the work is done once.
@@ -75,8 +72,7 @@ pub fn render_json(normalized: &str, options: &str) -> Result<String, Error> {
     n.category = n.code.info().category;
     let options = RenderOptions::from_json(options)?;
     let limits = options.limits.checked()?;
-    let now_ms = options.now.as_deref().map(parse_now).transpose()?;
-    render::render_owned(n, &options, &limits, now_ms)
+    render::render_owned(n, &options, &limits, options.now_ms()?)
 }
 
 /// Classify a raw error and render it, with options as JSON.

@@ -162,6 +162,11 @@ pub struct RenderOptions {
 }
 
 impl RenderOptions {
+    /// `now` in milliseconds since the epoch, parsed once per call.
+    pub(crate) fn now_ms(&self) -> Result<Option<i64>, Error> {
+        self.now.as_deref().map(crate::parse_now).transpose()
+    }
+
     /// Parse options given as a JSON object with the fields in snake_case
     /// (`{"profile":"tool-error-v1","format":"both","now":"…","mask":true}`);
     /// `output_schema` and `extra_fields` may be objects or JSON text. For
@@ -221,8 +226,7 @@ impl RenderOptions {
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
     let limits = options.limits.checked()?;
-    let now_ms = options.now.as_deref().map(crate::parse_now).transpose()?;
-    render_owned(error.clone(), options, &limits, now_ms)
+    render_owned(error.clone(), options, &limits, options.now_ms()?)
 }
 
 /// [`render`] taking the error by value (no copy), with `options.limits`
