@@ -61,11 +61,6 @@ function parseLimits(value: string): Limits {
   return out as Limits;
 }
 
-const VALUE_FLAGS = new Set([
-  '--profile', '--format', '--spec', '--target', '--now', '--id', '--tool', '--output-schema',
-  '--limits', '--extra-fields',
-]);
-
 function parseRenderOptions(args: string[]): RenderOptions {
   const o: RenderOptions = { now: null };
   for (let i = 0; i < args.length; i += 1) {
@@ -74,24 +69,28 @@ function parseRenderOptions(args: string[]): RenderOptions {
       o.mask = true;
       continue;
     }
-    // An unknown flag is reported as such, value or not (as the Rust and Python CLIs do).
-    if (!VALUE_FLAGS.has(flag)) usage(`unknown argument ${JSON.stringify(flag)}`);
-    const value = args[i + 1];
-    if (value === undefined) usage(`${flag} needs a value`);
-    i += 1;
+    // The value is taken only for a known flag: an unknown one is reported as
+    // such, value or not (as the Rust and Python CLIs do).
+    const value = (): string => {
+      const v = args[i + 1];
+      if (v === undefined) usage(`${flag} needs a value`);
+      i += 1;
+      return v;
+    };
     switch (flag) {
-      case '--profile': o.profile = value as Profile; break;
-      case '--format': o.format = value as Format; break;
-      case '--spec': o.spec = value as SpecRevision; break;
-      case '--target': o.target = value as Target; break;
-      case '--now': o.now = value; break;
-      case '--id': o.errorId = value; break;
-      case '--tool': o.toolName = value; break;
-      case '--output-schema': o.outputSchema = value; break;
-      case '--limits': o.limits = parseLimits(value); break;
+      case '--profile': o.profile = value() as Profile; break;
+      case '--format': o.format = value() as Format; break;
+      case '--spec': o.spec = value() as SpecRevision; break;
+      case '--target': o.target = value() as Target; break;
+      case '--now': o.now = value(); break;
+      case '--id': o.errorId = value(); break;
+      case '--tool': o.toolName = value(); break;
+      case '--output-schema': o.outputSchema = value(); break;
+      case '--limits': o.limits = parseLimits(value()); break;
       case '--extra-fields': {
+        const text = value();
         try {
-          o.extraFields = JSON.parse(value) as Record<string, unknown>;
+          o.extraFields = JSON.parse(text) as Record<string, unknown>;
         } catch {
           usage('--extra-fields must be JSON');
         }
