@@ -7,7 +7,7 @@
 //! agree with it, and what decided retryability and the retry delay, become
 //! the `evidence`.
 
-use serde_json::{Map, Value};
+use crate::input::{Map, Value};
 
 use crate::normalized::Normalized;
 use crate::signals::{self, Field, Strength};
@@ -122,42 +122,29 @@ impl Gathered {
 /// Classify a raw error given as JSON text.
 pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, crate::Error> {
     opts.limits.checked()?;
-    let value = crate::parse_json(raw)?;
-    Ok(classify_value(&value, opts))
+    let value = crate::parse_input(raw)?;
+    Ok(classify_unsanitized(value, opts).sanitized_with(false, &opts.limits))
 }
 
 /// Classify a raw error given as a JSON value. Never fails: anything that is
 /// not an object is read as well as it can be (a string is a message, a number
 /// a code, an array the members of an aggregate). Limits out of range are
 /// pulled into range.
-pub fn classify_value(value: &Value, opts: &ClassifyOptions) -> Normalized {
-    classify_unsanitized(value, opts).sanitized_with(false, &opts.limits)
+pub fn classify_value(value: &serde_json::Value, opts: &ClassifyOptions) -> Normalized {
+    classify_unsanitized(Value::from_serde(value), opts).sanitized_with(false, &opts.limits)
 }
 
 /// [`classify_value`] before redaction and bounds: for callers that sanitize
 /// the result themselves (rendering does), so the work is done once.
-pub(crate) fn classify_unsanitized(value: &Value, opts: &ClassifyOptions) -> Normalized {
-    let owned;
-    let root: &Map<String, Value> = match value {
+pub(crate) fn classify_unsanitized(value: Value<'_>, opts: &ClassifyOptions) -> Normalized {
+    let owned = match value {
         Value::Object(map) => map,
-        other => {
-            let mut map = Map::new();
-            match other {
-                Value::String(s) => {
-                    map.insert("message".into(), Value::String(s.clone()));
-                }
-                Value::Number(_) => {
-                    map.insert("code".into(), other.clone());
-                }
-                Value::Array(_) => {
-                    map.insert("errors".into(), other.clone());
-                }
-                _ => {}
-            }
-            owned = map;
-            &owned
-        }
+        Value::String(_) => Map::single("message", value),
+        Value::Number(_) => Map::single("code", value),
+        Value::Array(_) => Map::single("errors", value),
+        Value::Null | Value::Bool(_) => Map::new(),
     };
+    let root = &owned;
 
     let mut g = Gathered::default();
     walk(root, opts, &mut g);
@@ -235,8 +222,8 @@ pub(crate) fn classify_unsanitized(value: &Value, opts: &ClassifyOptions) -> Nor
 }
 
 /// Walk the error, its causes and its members, breadth first and bounded.
-fn walk(root: &Map<String, Value>, opts: &ClassifyOptions, g: &mut Gathered) {
-    let mut queue: std::collections::VecDeque<(&Map<String, Value>, usize, String)> =
+fn walk(root: &Map<'_>, opts: &ClassifyOptions, g: &mut Gathered) {
+    let mut queue: std::collections::VecDeque<(&Map<'_>, usize, String)> =
         std::collections::VecDeque::new();
     queue.push_back((root, 0, String::new()));
     let mut seen = 0usize;
@@ -254,8 +241,7 @@ fn walk(root: &Map<String, Value>, opts: &ClassifyOptions, g: &mut Gathered) {
         } else if let Some(Value::String(s)) = node.field("cause") {
             // A cause given as bare text (e.g. Python's str(exc.__cause__)):
             // read it as a message-only error.
-            let mut text_node = Map::new();
-            text_node.insert("message".into(), Value::String(s.clone()));
+            let text_node = Map::single("message", Value::String(s.clone()));
             seen += 1;
             signals::read_node(&text_node, depth + 1, &join(&path, "cause"), opts, g);
         }
@@ -301,7 +287,7 @@ fn is_wrapper_message(m: &str) -> bool {
             .any(|w| l.eq_ignore_ascii_case(w))
 }
 
-fn text_of(node: &Map<String, Value>, key: &str) -> Option<String> {
+fn text_of(node: &Map<'_>, key: &str) -> Option<String> {
     match node.field(key)? {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
@@ -310,7 +296,7 @@ fn text_of(node: &Map<String, Value>, key: &str) -> Option<String> {
 
 /// The message: the error's own, then what the upstream body said, then the
 /// first informative cause; the code's documentation line if nothing speaks.
-fn compose_message(root: &Map<String, Value>, g: &Gathered, fallback: &str) -> String {
+fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
     let own = text_of(root, "message");
     let mut message = match (&own, &g.body_message) {
         (Some(m), Some(b)) if !is_wrapper_message(m) && !crate::text::contains(m, b) => {
@@ -365,22 +351,19 @@ fn join_message(outer: &str, inner: &str) -> String {
 
 /// The author's `details` (an object; anything else is kept under `value`)
 /// plus every top-level field the classifier does not read.
-fn collect_details(root: &Map<String, Value>) -> Option<Map<String, Value>> {
+fn collect_details(root: &Map<'_>) -> Option<serde_json::Map<String, serde_json::Value>> {
     let mut details = match root.field("details") {
-        Some(Value::Object(m)) => m.clone(),
-        Some(Value::Null) | None => Map::new(),
+        Some(Value::Object(m)) => m.to_serde(),
+        Some(Value::Null) | None => serde_json::Map::new(),
         Some(other) => {
-            let mut m = Map::new();
-            m.insert("value".into(), other.clone());
+            let mut m = serde_json::Map::new();
+            m.insert("value".into(), other.to_serde());
             m
         }
     };
-    for (k, v) in root {
-        if !KNOWN_FIELDS.contains(&k.as_str())
-            && !STACK_FIELDS.contains(&k.as_str())
-            && !details.contains_key(k)
-        {
-            details.insert(k.clone(), v.clone());
+    for (k, v) in root.iter() {
+        if !KNOWN_FIELDS.contains(&k) && !STACK_FIELDS.contains(&k) && !details.contains_key(k) {
+            details.insert(k.to_string(), v.to_serde());
         }
     }
     if details.is_empty() {

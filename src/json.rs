@@ -276,11 +276,7 @@ pub(crate) fn write_str(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    while let Some(skip) = bytes[start..]
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-    {
-        let i = start + skip;
+    while let Some(i) = crate::text::find_json_special(bytes, start) {
         // Every byte found is ASCII, so `i` and `i + 1` are char boundaries.
         out.push_str(&s[start..i]);
         let b = bytes[i];

@@ -18,6 +18,7 @@
 
 mod classify;
 mod error;
+mod input;
 mod json;
 mod normalized;
 pub mod redact;
@@ -30,6 +31,8 @@ pub mod time;
 pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};
 pub use error::Error;
 #[doc(hidden)]
+pub use input::{parse_own as input_parse_own, parse_to_serde as input_parse_to_serde};
+#[doc(hidden)]
 pub use json::agrees_with_serde as json_writer_agrees_with_serde;
 #[doc(hidden)]
 pub use json::quoted as json_quoted;
@@ -37,6 +40,8 @@ pub use normalized::Normalized;
 pub use redact::Limits;
 pub use render::{render, schema, Format, Profile, RenderOptions, SpecRevision, Target};
 pub use taxonomy::{Category, Code, CodeInfo, TABLE};
+#[doc(hidden)]
+pub use text::find_json_special;
 
 /// The largest raw input accepted, in bytes (16 MiB).
 pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -52,14 +57,25 @@ pub fn parse_json(raw: &str) -> Result<serde_json::Value, Error> {
     serde_json::from_str(raw).map_err(|e| Error::InvalidJson(e.to_string()))
 }
 
+/// [`parse_json`] into the borrowed tree the classifier reads.
+pub(crate) fn parse_input(raw: &str) -> Result<input::Value<'_>, Error> {
+    if raw.len() > MAX_INPUT_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "input is {} bytes; the limit is {MAX_INPUT_BYTES}",
+            raw.len()
+        )));
+    }
+    input::parse(raw).map_err(|e| Error::InvalidJson(e.to_string()))
+}
+
 /// Classify a raw error and render it in one call.
 pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Error> {
     let now_ms = options.now_ms()?;
     let limits = options.limits.checked()?;
     // Rendering redacts and bounds the error itself, so the classification is
     // handed over unsanitized: the work is done once.
-    let value = parse_json(raw)?;
-    let normalized = classify::classify_unsanitized(&value, &ClassifyOptions { now_ms, limits });
+    let value = parse_input(raw)?;
+    let normalized = classify::classify_unsanitized(value, &ClassifyOptions { now_ms, limits });
     render::render_owned(normalized, options, &limits, now_ms)
 }
 

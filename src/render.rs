@@ -172,7 +172,9 @@ impl RenderOptions {
     /// `output_schema` and `extra_fields` may be objects or JSON text. For
     /// hosts whose bindings pay per typed field; unknown keys are an error.
     pub fn from_json(text: &str) -> Result<RenderOptions, Error> {
-        let value = crate::parse_json(text)
+        use crate::input::Value;
+        // The classifier's parser: hosts send options with every call.
+        let value = crate::parse_input(text)
             .map_err(|e| Error::InvalidOption(format!("render options: {}", e.detail())))?;
         let Value::Object(map) = value else {
             return Err(Error::InvalidOption(
@@ -180,22 +182,22 @@ impl RenderOptions {
             ));
         };
         let mut o = RenderOptions::default();
-        for (key, v) in &map {
+        for (key, v) in map.iter() {
             if v.is_null() {
                 continue;
             }
             let text = || match v {
-                Value::String(s) => Ok(s.clone()),
+                Value::String(s) => Ok(s.to_string()),
                 _ => Err(Error::InvalidOption(format!(
                     "render option {} must be a string",
                     crate::json::quoted(key)
                 ))),
             };
             let json_text = || match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
+                Value::String(s) => s.to_string(),
+                other => other.to_serde().to_string(),
             };
-            match key.as_str() {
+            match key {
                 "profile" => o.profile = Profile::from_name(&text()?)?,
                 "format" => o.format = Format::from_name(&text()?)?,
                 "spec" => o.spec = SpecRevision::from_name(&text()?)?,
@@ -205,11 +207,14 @@ impl RenderOptions {
                 "error_id" => o.error_id = Some(text()?),
                 "output_schema" => o.output_schema = Some(json_text()),
                 "extra_fields" => o.extra_fields = Some(json_text()),
-                "limits" => o.limits = crate::Limits::from_json_value(v)?,
+                "limits" => o.limits = crate::Limits::from_json_value(&v.to_serde())?,
                 "mask" => {
-                    o.mask = v.as_bool().ok_or_else(|| {
-                        Error::InvalidOption("render option \"mask\" must be a boolean".into())
-                    })?
+                    let Value::Bool(mask) = v else {
+                        return Err(Error::InvalidOption(
+                            "render option \"mask\" must be a boolean".into(),
+                        ));
+                    };
+                    o.mask = *mask;
                 }
                 other => {
                     return Err(Error::InvalidOption(format!(

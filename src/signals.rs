@@ -5,31 +5,24 @@
 //! an exception class name, which beats a bare HTTP status, which beats a guess
 //! from the message text.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-/// Member lookup for the small objects errors are made of: a linear scan
-/// (no hashing) up to 16 members, the map's own index past that. Same result
-/// as `Map::get`: parsed objects have unique keys.
-pub(crate) trait Field {
-    fn field(&self, key: &str) -> Option<&Value>;
+use crate::input::{Map, Value};
+
+/// Member lookup on objects and on values (`None` for a non-object).
+pub(crate) trait Field<'a> {
+    fn field(&self, key: &str) -> Option<&Value<'a>>;
 }
 
-impl Field for Map<String, Value> {
-    fn field(&self, key: &str) -> Option<&Value> {
-        if self.len() <= 16 {
-            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-        } else {
-            self.get(key)
-        }
+impl<'a> Field<'a> for Map<'a> {
+    fn field(&self, key: &str) -> Option<&Value<'a>> {
+        self.get(key)
     }
 }
 
-impl Field for Value {
-    fn field(&self, key: &str) -> Option<&Value> {
-        match self {
-            Value::Object(m) => m.field(key),
-            _ => None,
-        }
+impl<'a> Field<'a> for Value<'a> {
+    fn field(&self, key: &str) -> Option<&Value<'a>> {
+        self.get(key)
     }
 }
 
@@ -548,9 +541,9 @@ fn status_of(v: Option<&Value>) -> Option<u16> {
     }
 }
 
-fn str_of<'a>(node: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+fn str_of<'a>(node: &'a Map<'_>, key: &str) -> Option<&'a str> {
     match node.field(key)? {
-        Value::String(s) => Some(s.as_str()),
+        Value::String(s) => Some(s),
         _ => None,
     }
 }
@@ -559,7 +552,7 @@ fn str_of<'a>(node: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
 pub(crate) fn headers_of(v: Option<&Value>) -> Vec<(String, String)> {
     fn text(v: &Value) -> Option<String> {
         match v {
-            Value::String(s) => Some(s.clone()),
+            Value::String(s) => Some(s.to_string()),
             Value::Number(n) => Some(n.to_string()),
             Value::Bool(b) => Some(b.to_string()),
             Value::Array(a) => Some(a.iter().filter_map(text).collect::<Vec<_>>().join(", ")),
@@ -608,24 +601,25 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.trim())
 }
 
-/// The body: a JSON value, or a string that holds JSON.
-fn body_value(v: &Value) -> Option<Value> {
+/// The body: a JSON value, or a string that holds JSON (parsed, borrowing
+/// from the string).
+fn body_value<'b>(v: &'b Value<'_>) -> Option<Cow<'b, Value<'b>>> {
     match v {
         Value::String(s) => {
             let t = s.trim_start();
             if (t.starts_with('{') || t.starts_with('[')) && s.len() <= crate::MAX_INPUT_BYTES {
-                serde_json::from_str(s).ok()
+                crate::input::parse(s).ok().map(Cow::Owned)
             } else {
                 None
             }
         }
         Value::Null => None,
-        other => Some(other.clone()),
+        other => Some(Cow::Borrowed(other)),
     }
 }
 
 /// The response-like object of a node: `response` (axios, requests, httpx) or `original`.
-fn response_of(node: &Map<String, Value>) -> Option<&Map<String, Value>> {
+fn response_of<'b, 'a>(node: &'b Map<'a>) -> Option<&'b Map<'a>> {
     match node.field("response").or_else(|| node.field("original")) {
         Some(Value::Object(r)) => Some(r),
         _ => None,
@@ -634,8 +628,8 @@ fn response_of(node: &Map<String, Value>) -> Option<&Map<String, Value>> {
 
 /// The HTTP status a node carries: its own `status` / `statusCode` /
 /// `status_code` / `http_status`, its response's, or AWS SDK `$metadata`.
-fn http_status_of(node: &Map<String, Value>, response: Option<&Map<String, Value>>) -> Option<u16> {
-    let own = |m: &Map<String, Value>| {
+fn http_status_of(node: &Map<'_>, response: Option<&Map<'_>>) -> Option<u16> {
+    let own = |m: &Map<'_>| {
         status_of(m.field("status"))
             .or_else(|| status_of(m.field("statusCode")))
             .or_else(|| status_of(m.field("status_code")))
@@ -659,7 +653,7 @@ fn http_status_of(node: &Map<String, Value>, response: Option<&Map<String, Value
 
 /// Read one node of the raw error.
 pub(crate) fn read_node(
-    node: &Map<String, Value>,
+    node: &Map<'_>,
     depth: usize,
     path: &str,
     opts: &ClassifyOptions,
@@ -728,18 +722,25 @@ pub(crate) fn read_node(
 
     // Body (the node's own, or its response's data/body).
     let body = node.field("body").and_then(body_value).or_else(|| {
-        response.and_then(|r| match r.field("data").or_else(|| r.field("body")) {
-            Some(v) => body_value(v),
-            // botocore's ClientError.response is the parsed body itself.
-            None if r.contains_key("Error") => Some(Value::Object(r.clone())),
-            None => None,
-        })
+        response.and_then(|r| body_value(r.field("data").or_else(|| r.field("body"))?))
     });
-    if let Some(Value::Object(b)) = &body {
-        read_body(b, status, depth, &ev, opts, g);
+    // botocore's ClientError.response is the parsed body itself.
+    let botocore = response.filter(|r| {
+        body.is_none()
+            && r.field("data").is_none()
+            && r.field("body").is_none()
+            && r.contains_key("Error")
+    });
+    match body.as_deref() {
+        Some(Value::Object(b)) => read_body(b, status, depth, &ev, opts, g),
+        _ => {
+            if let Some(b) = botocore {
+                read_body(b, status, depth, &ev, opts, g);
+            }
+        }
     }
     // A node that is itself a provider body (e.g. the OpenAI SDK's `error` field copied up).
-    if depth == 0 || body.is_none() {
+    if depth == 0 || (body.is_none() && botocore.is_none()) {
         if let Some(Value::Object(inner)) = node.field("error") {
             read_body_error(inner, node, depth, &ev, g);
         }
@@ -853,7 +854,7 @@ pub(crate) fn fmt_delay(ms: u64) -> String {
 fn read_code(
     code: &Value,
     status: Option<u16>,
-    node: &Map<String, Value>,
+    node: &Map<'_>,
     depth: usize,
     ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
@@ -894,7 +895,7 @@ fn read_code(
 fn read_numeric_code(
     n: i64,
     status: Option<u16>,
-    node: &Map<String, Value>,
+    node: &Map<'_>,
     depth: usize,
     ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
@@ -926,7 +927,7 @@ fn read_numeric_code(
 
 fn read_name(
     name: &str,
-    node: &Map<String, Value>,
+    node: &Map<'_>,
     depth: usize,
     ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
@@ -1170,7 +1171,7 @@ fn read_message(
 }
 
 fn read_body(
-    b: &Map<String, Value>,
+    b: &Map<'_>,
     status: Option<u16>,
     depth: usize,
     ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
@@ -1268,7 +1269,7 @@ fn read_body(
         if let Some(c) = lookup(PROVIDER_CODES, e) {
             g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error {e}")));
         } else if matches!(
-            e.as_str(),
+            &**e,
             "invalid_grant" | "invalid_token" | "invalid_client" | "unauthorized_client"
         ) {
             g.push(
@@ -1289,7 +1290,7 @@ fn read_body(
             g,
             str_of(b, "error_description")
                 .or_else(|| str_of(b, "message"))
-                .or(Some(e.as_str())),
+                .or(Some(e)),
         );
     } else {
         // A JSON-RPC error object given directly, or a bare {code, message}.
@@ -1327,13 +1328,13 @@ fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<Stri
                 Some(Value::Array(p)) => p
                     .iter()
                     .filter_map(|s| match s {
-                        Value::String(s) => Some(s.clone()),
+                        Value::String(s) => Some(s.to_string()),
                         Value::Number(n) => Some(n.to_string()),
                         _ => None,
                     })
                     .collect::<Vec<_>>()
                     .join("."),
-                Some(Value::String(p)) => p.clone(),
+                Some(Value::String(p)) => p.to_string(),
                 _ => String::new(),
             };
             Some(if path.is_empty() {
@@ -1364,8 +1365,8 @@ fn set_body_message(g: &mut Gathered, m: Option<&str>) {
 /// `{"error": {…}}` bodies: Google (status, details), OpenAI / Anthropic / Stripe
 /// (type, code), JSON-RPC (numeric code).
 fn read_body_error(
-    e: &Map<String, Value>,
-    outer: &Map<String, Value>,
+    e: &Map<'_>,
+    outer: &Map<'_>,
     depth: usize,
     ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
@@ -1485,7 +1486,7 @@ pub(crate) struct Hints {
     pub expected: bool,
 }
 
-pub(crate) fn hints(root: &Map<String, Value>) -> Hints {
+pub(crate) fn hints(root: &Map<'_>) -> Hints {
     fn text(v: Option<&Value>) -> Option<String> {
         match v? {
             Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
@@ -1508,7 +1509,7 @@ pub(crate) fn hints(root: &Map<String, Value>) -> Hints {
 }
 
 /// The upstream response `{status, body}`, when the error carried one.
-pub(crate) fn original(root: &Map<String, Value>) -> Option<Value> {
+pub(crate) fn original(root: &Map<'_>) -> Option<serde_json::Value> {
     let response = response_of(root);
     let status = http_status_of(root, response);
     let body = root
@@ -1518,14 +1519,14 @@ pub(crate) fn original(root: &Map<String, Value>) -> Option<Value> {
     if status.is_none() && body.is_none() {
         return None;
     }
-    let mut m = Map::new();
+    let mut m = serde_json::Map::new();
     if let Some(s) = status {
-        m.insert("status".into(), Value::from(s));
+        m.insert("status".into(), serde_json::Value::from(s));
     }
     if let Some(b) = body {
-        m.insert("body".into(), b.clone());
+        m.insert("body".into(), b.to_serde());
     }
-    Some(Value::Object(m))
+    Some(serde_json::Value::Object(m))
 }
 
 #[cfg(test)]

@@ -46,6 +46,37 @@ pub(crate) fn split_once<'a>(hay: &'a str, sep: &str) -> Option<(&'a str, &'a st
     Some((&hay[..at], &hay[at + sep.len()..]))
 }
 
+/// The first byte from `from` that a JSON string cannot hold as it is: a
+/// quote, a backslash or a control byte (what the parser stops at and the
+/// writer escapes). Eight bytes at a time.
+pub fn find_json_special(s: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(chunk) = s.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // "Has a byte below 0x20", "has a zero byte" (after xor with `"` or
+        // `\\`): exact for "any", and since a borrow only carries upwards,
+        // the lowest flagged byte is a true one. `!x` serves all three: the
+        // xors change bits below the high ones only.
+        let hit = (x.wrapping_sub(ONES * 0x20)
+            | (x ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
+            | (x ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES))
+            & !x
+            & HIGH;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    s[i..]
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .map(|p| i + p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

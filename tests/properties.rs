@@ -207,3 +207,187 @@ proptest! {
         prop_assert!(mcp_errors::json_writer_agrees_with_serde(&json!(text)));
     }
 }
+
+/// The classifier's own parser (`src/input.rs`) must accept exactly what
+/// serde_json accepts, with the same value, and word errors as serde_json.
+fn parses_like_serde(text: &str) -> Result<(), TestCaseError> {
+    let serde: Result<Value, String> = serde_json::from_str(text).map_err(|e| e.to_string());
+    if let Some(own) = mcp_errors::input_parse_own(text) {
+        prop_assert_eq!(
+            Ok(&own),
+            serde.as_ref(),
+            "accepted by the own parser: {:?}",
+            text
+        );
+    }
+    prop_assert_eq!(mcp_errors::input_parse_to_serde(text), serde, "{:?}", text);
+    Ok(())
+}
+
+/// JSON text as other writers send it: every non-ASCII character and some
+/// ASCII ones as `\u` escapes (surrogate pairs included).
+fn escaped(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii() && c != 'e' {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04X}"));
+            }
+        }
+    }
+    out
+}
+
+/// Bytes that make and break JSON.
+const JSON_BYTES: &[u8] = b"{}[]\":,\\u0123456789-+.eE tfnrl\n\t\x01\x1fDd8Cc";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_input_parser_reads_any_json_as_serde_json_does(input in any_json(), text in any::<String>()) {
+        let compact = serde_json::to_string(&input).unwrap();
+        parses_like_serde(&compact)?;
+        parses_like_serde(&serde_json::to_string_pretty(&input).unwrap())?;
+        // Escapes only occur in strings, where `e` and non-ASCII text do.
+        let with_escapes = serde_json::to_string(&json!([text, input])).unwrap();
+        parses_like_serde(&escaped(&with_escapes))?;
+        // Unique keys, few members, no lone surrogates: read without serde_json.
+        prop_assert!(mcp_errors::input_parse_own(&compact).is_some(), "{}", compact);
+    }
+
+    #[test]
+    fn the_input_parser_rejects_what_serde_json_rejects(
+        input in any_json(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), 0u8..3, prop::sample::select(JSON_BYTES)), 1..4),
+    ) {
+        let mut bytes = serde_json::to_string(&input).unwrap().into_bytes();
+        for (at, op, b) in edits {
+            let i = at.index(bytes.len() + 1);
+            match op {
+                0 => bytes.insert(i, b),
+                1 if i < bytes.len() => { bytes.remove(i); }
+                _ if i < bytes.len() => bytes[i] = b,
+                _ => bytes.push(b),
+            }
+        }
+        if let Ok(text) = String::from_utf8(bytes) {
+            parses_like_serde(&text)?;
+        }
+    }
+}
+
+#[test]
+fn the_input_parser_agrees_with_serde_json_on_edge_cases() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let deep_objects = |n: usize| format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n));
+    let many: String = (0..40)
+        .map(|i| format!(r#""k{i}":{i}"#))
+        .collect::<Vec<_>>()
+        .join(",");
+    let cases: Vec<String> = [
+        "0",
+        "-0",
+        "-0.0",
+        "1",
+        "-1",
+        "1.5",
+        "1e3",
+        "1E+2",
+        "1e-2",
+        "2.5E-3",
+        "1e400",
+        "-1e400",
+        "1e-400",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615",
+        "18446744073709551616",
+        "123456789012345678901234567890",
+        "01",
+        "-01",
+        "-",
+        "1.",
+        ".5",
+        "1e",
+        "1e+",
+        "+1",
+        "00",
+        "1.5e",
+        "0x10",
+        "NaN",
+        "Infinity",
+        "truex",
+        "nul",
+        "[1,]",
+        "{\"a\":1,}",
+        "[,1]",
+        "{,}",
+        "{\"a\" 1}",
+        "{\"a\":}",
+        "{1:2}",
+        "[1 2]",
+        "",
+        " ",
+        "\u{feff}{}",
+        "{} {}",
+        "[]]",
+        r#""\u00e9\ud83d\ude00""#,
+        r#""\ud83d""#,
+        r#""\ude00""#,
+        r#""\ud83d\u0041""#,
+        r#""\ud83dx""#,
+        r#""\uZZZZ""#,
+        r#""\u12""#,
+        r#""\x""#,
+        "\"a\u{1}b\"",
+        "\"a\u{7f}b\"",
+        r#""\/\b\f\n\r\t\"\\""#,
+        "\"unterminated",
+        "\"abc\\",
+        r#"{"a":1,"a":2,"b":3,"a":4}"#,
+        r#"{"a":{"x":1},"a":[2]}"#,
+        " \t\n\r[ 1 , { \"a\" : null } ]\r\n",
+        "[true,false,null]",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([
+        deep(127),
+        deep(128),
+        deep(129),
+        deep_objects(127),
+        deep_objects(128),
+    ])
+    .chain([format!("{{{many}}}"), format!(r#"{{{many},"k3":"again"}}"#)])
+    .collect();
+    for text in &cases {
+        parses_like_serde(text).unwrap();
+    }
+    // What the own parser reads itself (the common cases never reach serde_json).
+    assert!(mcp_errors::input_parse_own(&deep(127)).is_some());
+    assert!(mcp_errors::input_parse_own(&deep(128)).is_none());
+    assert!(mcp_errors::input_parse_own(r#"{"a":"\u00e9\ud83d\ude00","b":-0,"c":1e3}"#).is_some());
+    assert!(
+        mcp_errors::input_parse_own(r#"{"a":1,"a":2}"#).is_none(),
+        "repeats go to serde_json"
+    );
+}
+
+proptest! {
+    /// The 8-bytes-at-a-time search finds what a byte loop finds.
+    #[test]
+    fn the_json_special_byte_search_is_exact(
+        text in proptest::collection::vec(prop::sample::select(b"ab\"\\\x00\x1f\x20\x7f\xc3\xa9 ".as_slice()), 0..40),
+        from in any::<prop::sample::Index>(),
+    ) {
+        let from = from.index(text.len() + 1);
+        let naive = text[from..].iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\').map(|p| from + p);
+        prop_assert_eq!(mcp_errors::find_json_special(&text, from), naive);
+    }
+}
