@@ -237,8 +237,20 @@ fn is_sensitive_param(k: &str) -> bool {
 }
 
 fn is_token_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')
+    TOKEN_CHARS[usize::from(b)]
 }
+
+/// `[A-Za-z0-9_-]` as a table: redaction asks for every byte of every word.
+static TOKEN_CHARS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+        b += 1;
+    }
+    t
+};
 
 /// The length of the run at `s[i..]` of bytes that satisfy `f`.
 fn run_len(s: &[u8], i: usize, f: impl Fn(u8) -> bool) -> usize {
