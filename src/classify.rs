@@ -90,6 +90,9 @@ pub(crate) struct Gathered {
     pub tls: Option<String>,
     pub http_status: Option<u16>,
     pub body_message: Option<String>,
+    /// Skip writing evidence lines (they are empty): for results that never
+    /// show them. What is decided does not depend on them.
+    pub quiet: bool,
 }
 
 impl Gathered {
@@ -123,7 +126,7 @@ impl Gathered {
 pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, crate::Error> {
     opts.limits.checked()?;
     let value = crate::parse_input(raw)?;
-    Ok(classify_unsanitized(value, opts).sanitized_with(false, &opts.limits))
+    Ok(classify_unsanitized(value, opts, true).sanitized_with(false, &opts.limits))
 }
 
 /// Classify a raw error given as a JSON value. Never fails: anything that is
@@ -131,12 +134,18 @@ pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, cra
 /// a code, an array the members of an aggregate). Limits out of range are
 /// pulled into range.
 pub fn classify_value(value: &serde_json::Value, opts: &ClassifyOptions) -> Normalized {
-    classify_unsanitized(Value::from_serde(value), opts).sanitized_with(false, &opts.limits)
+    classify_unsanitized(Value::from_serde(value), opts, true).sanitized_with(false, &opts.limits)
 }
 
 /// [`classify_value`] before redaction and bounds: for callers that sanitize
-/// the result themselves (rendering does), so the work is done once.
-pub(crate) fn classify_unsanitized(value: Value<'_>, opts: &ClassifyOptions) -> Normalized {
+/// the result themselves (rendering does), so the work is done once. Without
+/// `evidence` the result has none (rendering anything but a log record drops
+/// it), and no evidence line is written.
+pub(crate) fn classify_unsanitized(
+    value: Value<'_>,
+    opts: &ClassifyOptions,
+    evidence: bool,
+) -> Normalized {
     let owned = match value {
         Value::Object(map) => map,
         Value::String(_) => Map::single("message", value),
@@ -146,7 +155,10 @@ pub(crate) fn classify_unsanitized(value: Value<'_>, opts: &ClassifyOptions) -> 
     };
     let root = &owned;
 
-    let mut g = Gathered::default();
+    let mut g = Gathered {
+        quiet: !evidence,
+        ..Gathered::default()
+    };
     walk(root, opts, &mut g);
 
     // The winner: strongest, then outermost, then first seen.
@@ -197,6 +209,9 @@ pub(crate) fn classify_unsanitized(value: Value<'_>, opts: &ClassifyOptions) -> 
         evidence.push(ev.clone());
         *ms
     });
+    if g.quiet {
+        evidence.clear();
+    }
 
     let hints = signals::hints(root);
     let message = compose_message(root, &g, info.doc);
@@ -259,7 +274,7 @@ fn join(path: &str, step: &str) -> String {
     if path.is_empty() {
         step.to_string()
     } else {
-        format!("{path}.{step}")
+        [path, ".", step].concat()
     }
 }
 
@@ -300,7 +315,7 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
     let own = text_of(root, "message");
     let mut message = match (&own, &g.body_message) {
         (Some(m), Some(b)) if !is_wrapper_message(m) && !crate::text::contains(m, b) => {
-            format!("{m}: {b}")
+            [m.as_str(), ": ", b].concat()
         }
         (Some(m), _) if !is_wrapper_message(m) => m.clone(),
         (_, Some(b)) => b.clone(),
@@ -345,7 +360,7 @@ fn join_message(outer: &str, inner: &str) -> String {
     if outer.trim().is_empty() {
         inner.to_string()
     } else {
-        format!("{}: {inner}", outer.trim())
+        [outer.trim(), ": ", inner].concat()
     }
 }
 

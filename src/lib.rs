@@ -75,7 +75,10 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
     // Rendering redacts and bounds the error itself, so the classification is
     // handed over unsanitized: the work is done once.
     let value = parse_input(raw)?;
-    let normalized = classify::classify_unsanitized(value, &ClassifyOptions { now_ms, limits });
+    // Only a log record shows the evidence.
+    let evidence = options.target == Target::LogRecord;
+    let normalized =
+        classify::classify_unsanitized(value, &ClassifyOptions { now_ms, limits }, evidence);
     render::render_owned(normalized, options, &limits, now_ms)
 }
 

@@ -64,29 +64,33 @@ impl Normalized {
 
     /// [`Normalized::sanitized`] with the given limits (pulled into range).
     pub fn sanitized_with(self, for_model: bool, limits: &crate::Limits) -> Normalized {
-        use crate::redact::{sanitize_value_with, strip_stack, truncate};
+        use crate::redact::{
+            bounded_owned, sanitize_value_with, strip_stack_owned, truncate_owned,
+        };
         let limits = limits.clamped();
-        let text = |s: &str, max: usize| crate::redact::bounded(s, for_model, max);
+        // Strings are taken over: one with nothing to redact, mask or cut is
+        // kept as it is, without a copy.
+        let text = |s: String, max: usize| bounded_owned(s, for_model, max);
         let value = |v: &Value| sanitize_value_with(v, for_model, &limits);
         let details = self.details.map(|d| match value(&Value::Object(d)) {
             Value::Object(m) => m,
             _ => Map::new(),
         });
         Normalized {
-            message: text(&strip_stack(&self.message), limits.max_message_chars),
-            tool: self.tool.map(|t| truncate(&t, 200)),
-            app_code: self.app_code.map(|t| truncate(&t, 200)),
-            app_type: self.app_type.map(|t| truncate(&t, 200)),
+            message: text(strip_stack_owned(self.message), limits.max_message_chars),
+            tool: self.tool.map(|t| truncate_owned(t, 200)),
+            app_code: self.app_code.map(|t| truncate_owned(t, 200)),
+            app_type: self.app_type.map(|t| truncate_owned(t, 200)),
             details,
             suggestions: self
                 .suggestions
-                .iter()
+                .into_iter()
                 .take(20)
                 .map(|s| text(s, 500))
                 .collect(),
             evidence: self
                 .evidence
-                .iter()
+                .into_iter()
                 .take(20)
                 .map(|s| text(s, 300))
                 .collect(),

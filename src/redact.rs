@@ -552,6 +552,47 @@ pub fn truncate(text: &str, max: usize) -> String {
     }
 }
 
+/// [`truncate`] keeping the string itself when it is short enough (no copy).
+pub(crate) fn truncate_owned(text: String, max: usize) -> String {
+    if text.len() <= max {
+        text
+    } else {
+        truncate(&text, max)
+    }
+}
+
+/// [`bounded`] keeping the string itself when there is nothing to redact,
+/// mask or cut (most strings: no copy).
+pub(crate) fn bounded_owned(s: String, for_model: bool, max: usize) -> String {
+    let unchanged = s.len() <= max
+        && matches!(redact_cow(&s), Cow::Borrowed(_))
+        && (!for_model || matches!(mask_cow(&s), Cow::Borrowed(_)));
+    if unchanged {
+        s
+    } else {
+        bounded(&s, for_model, max)
+    }
+}
+
+/// [`strip_stack`] keeping the message itself when it is one line with no
+/// trailing space (most messages: no copy).
+pub(crate) fn strip_stack_owned(mut message: String) -> String {
+    if message.contains('\n')
+        || crate::text::contains(&message, "Traceback (most recent call last):")
+    {
+        return strip_stack(&message);
+    }
+    // One line: `lines()` gives it whole (less a trailing `\r`, which the
+    // final `trim_end` drops anyway); a frame goes, anything else is trimmed.
+    let t = message.trim_start();
+    if message.len() > t.len() && t.starts_with("at ") && (t.ends_with(')') || t.contains(':')) {
+        return String::new();
+    }
+    let end = message.trim_end().len();
+    message.truncate(end);
+    message
+}
+
 /// Stack traces out of a message: JavaScript `    at f (file:1:2)` frames and
 /// Python `Traceback (most recent call last):` blocks (keeping its last line,
 /// the exception itself).
@@ -814,6 +855,22 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Lim
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The owned variants keep a string only when the borrowed ones
+        /// would give it back unchanged.
+        #[test]
+        fn owned_variants_agree_with_the_borrowed_ones(
+            s in r"( |\t|\r|\n|x|é|at |\)|:|f\(a:1\)|Traceback \(most recent call last\):|token=abc123|/home/u/f|sk-[a-z]{20}|ghp_[A-Za-z0-9]{36}){0,12}",
+            max in 16usize..40,
+            for_model in any::<bool>(),
+        ) {
+            prop_assert_eq!(strip_stack_owned(s.clone()), strip_stack(&s));
+            prop_assert_eq!(truncate_owned(s.clone(), max), truncate(&s, max));
+            prop_assert_eq!(bounded_owned(s.clone(), for_model, max), bounded(&s, for_model, max));
+        }
+    }
 
     #[test]
     fn limits_from_json() {

@@ -660,8 +660,12 @@ pub(crate) fn read_node(
     g: &mut Gathered,
 ) {
     // Evidence is formatted once, with its path, straight into one string.
+    let quiet = g.quiet;
     let ev = |s: std::fmt::Arguments<'_>| {
         use std::fmt::Write as _;
+        if quiet {
+            return String::new();
+        }
         let mut out = String::with_capacity(path.len() + 48);
         if !path.is_empty() {
             out.push_str(path);
