@@ -26,13 +26,40 @@ pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let last = hay.len().checked_sub(needle.len())?;
     let mut i = 0;
     while i <= last {
-        i += hay[i..=last].iter().position(|&b| b == first)?;
+        i = find_byte(&hay[..=last], i, first)?;
         if &hay[i..i + needle.len()] == needle {
             return Some(i);
         }
         i += 1;
     }
     None
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes `s[i..i + 8]` as one word (the first byte lowest), if there are eight.
+fn word_at(s: &[u8], i: usize) -> Option<u64> {
+    let chunk = s.get(i..i + 8)?;
+    let mut word = [0u8; 8];
+    word.copy_from_slice(chunk);
+    Some(u64::from_le_bytes(word))
+}
+
+/// The first `b` in `s` from `from`, eight bytes at a time: "has a zero
+/// byte" after xor with `b` is exact for "any", and since a borrow only
+/// carries upwards, the lowest flagged byte is a true one.
+fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
+    let mut i = from;
+    while let Some(x) = word_at(s, i) {
+        let y = x ^ (ONES * u64::from(b));
+        let hit = y.wrapping_sub(ONES) & !y & HIGH;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    s.get(i..)?.iter().position(|&c| c == b).map(|p| i + p)
 }
 
 /// Whether `hay` contains `needle`.
@@ -50,13 +77,8 @@ pub(crate) fn split_once<'a>(hay: &'a str, sep: &str) -> Option<(&'a str, &'a st
 /// quote, a backslash or a control byte (what the parser stops at and the
 /// writer escapes). Eight bytes at a time.
 pub fn find_json_special(s: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut i = from;
-    while let Some(chunk) = s.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
+    while let Some(x) = word_at(s, i) {
         // "Has a byte below 0x20", "has a zero byte" (after xor with `"` or
         // `\\`): exact for "any", and since a borrow only carries upwards,
         // the lowest flagged byte is a true one. `!x` serves all three: the
@@ -80,6 +102,23 @@ pub fn find_json_special(s: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The word-at-a-time byte search finds what `str::find` finds.
+        #[test]
+        fn finds_what_the_standard_library_finds(
+            hay in "[abé:\\x00\\x7f ]{0,40}",
+            needle in "[abé: ]{1,3}",
+            from in 0usize..41,
+        ) {
+            prop_assert_eq!(find(&hay, &needle), hay.find(&needle));
+            let b = needle.as_bytes()[0];
+            let from = from.min(hay.len());
+            let naive = hay.as_bytes()[from..].iter().position(|&c| c == b).map(|p| from + p);
+            prop_assert_eq!(find_byte(hay.as_bytes(), from, b), naive);
+        }
+    }
 
     #[test]
     fn agrees_with_the_standard_library() {
