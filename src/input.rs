@@ -35,24 +35,48 @@ pub(crate) enum Value<'a> {
 
 /// An object: members in their first place, each key once.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Map<'a>(Vec<(Cow<'a, str>, Value<'a>)>);
+pub(crate) struct Map<'a> {
+    members: Vec<(Cow<'a, str>, Value<'a>)>,
+    /// One bit per key (see [`key_bit`]): a key whose bit is not set is absent.
+    keys: u64,
+}
+
+/// A key's bit in [`Map::keys`], from its length and its first and last bytes.
+fn key_bit(key: &str) -> u64 {
+    let b = key.as_bytes();
+    let (first, last) = match b {
+        [] => (0, 0),
+        [f, .., l] => (*f, *l),
+        [f] => (*f, *f),
+    };
+    1 << ((b.len() + usize::from(first) + 3 * usize::from(last)) % 64)
+}
 
 impl<'a> Map<'a> {
     pub(crate) fn new() -> Self {
-        Map(Vec::new())
+        Map::default()
+    }
+
+    fn from_members(members: Vec<(Cow<'a, str>, Value<'a>)>) -> Self {
+        let keys = members.iter().fold(0, |bits, (k, _)| bits | key_bit(k));
+        Map { members, keys }
     }
 
     /// A one-member object (a message or a code read as an error).
     pub(crate) fn single(key: &'a str, value: Value<'a>) -> Self {
-        Map(vec![(Cow::Borrowed(key), value)])
+        Map::from_members(vec![(Cow::Borrowed(key), value)])
     }
 
     /// The classifier asks each node for some forty keys, most of them
-    /// absent: a length and a first byte rule out nearly every member before
-    /// the bytes are compared (a call to a byte loop inside the component).
+    /// absent: the key's bit rules most of those out at once, and a length
+    /// and a first byte rule out nearly every member before the bytes are
+    /// compared (a call to a byte loop inside the component).
     pub(crate) fn get(&self, key: &str) -> Option<&Value<'a>> {
+        if self.keys & key_bit(key) == 0 {
+            return None;
+        }
         let first = key.as_bytes().first();
-        self.0
+        self.members
             .iter()
             .find(|(k, _)| {
                 k.len() == key.len() && k.as_bytes().first() == first && k.as_ref() == key
@@ -65,12 +89,12 @@ impl<'a> Map<'a> {
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &Value<'a>)> {
-        self.0.iter().map(|(k, v)| (k.as_ref(), v))
+        self.members.iter().map(|(k, v)| (k.as_ref(), v))
     }
 
     /// The same object as a `serde_json` map (what the normalized error keeps).
     pub(crate) fn to_serde(&self) -> serde_json::Map<String, serde_json::Value> {
-        self.0
+        self.members
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_serde()))
             .collect()
@@ -149,15 +173,16 @@ impl<'a> Value<'a> {
                     .map(|v| Value::from_serde_at(v, depth + 1))
                     .collect(),
             ),
-            serde_json::Value::Object(m) => Value::Object(Map(m
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        Cow::Borrowed(k.as_str()),
-                        Value::from_serde_at(v, depth + 1),
-                    )
-                })
-                .collect())),
+            serde_json::Value::Object(m) => Value::Object(Map::from_members(
+                m.iter()
+                    .map(|(k, v)| {
+                        (
+                            Cow::Borrowed(k.as_str()),
+                            Value::from_serde_at(v, depth + 1),
+                        )
+                    })
+                    .collect(),
+            )),
         }
     }
 
@@ -171,10 +196,11 @@ impl<'a> Value<'a> {
             serde_json::Value::Array(items) => {
                 Value::Array(items.into_iter().map(Value::from_serde_owned).collect())
             }
-            serde_json::Value::Object(m) => Value::Object(Map(m
-                .into_iter()
-                .map(|(k, v)| (Cow::Owned(k), Value::from_serde_owned(v)))
-                .collect())),
+            serde_json::Value::Object(m) => Value::Object(Map::from_members(
+                m.into_iter()
+                    .map(|(k, v)| (Cow::Owned(k), Value::from_serde_owned(v)))
+                    .collect(),
+            )),
         }
     }
 }
@@ -324,7 +350,9 @@ impl<'a> Parser<'a> {
             // key keeps.
             return None;
         }
-        Some(Value::Object(Map(self.members.drain(start..).collect())))
+        Some(Value::Object(Map::from_members(
+            self.members.drain(start..).collect(),
+        )))
     }
 
     /// A string; the opening quote is at `self.i`.
@@ -490,4 +518,30 @@ pub fn parse_own(text: &str) -> Option<serde_json::Value> {
 /// with `serde_json::from_str` (value, or error message).
 pub fn parse_to_serde(text: &str) -> Result<serde_json::Value, String> {
     parse(text).map(|v| v.to_serde()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key bits and the length and first-byte checks only ever skip
+    /// members that a plain comparison would skip.
+    #[test]
+    fn get_finds_what_a_plain_search_finds() {
+        let keys = [
+            "", "a", "b", "ab", "ba", "aa", "code", "cause", "message", "status", "statusCode",
+            "status_code", "errors", "Error", "é", "éa", "retry_after_ms", "x", "xx", "name",
+        ];
+        for n in 0..keys.len() {
+            let members: Vec<_> = keys[..n]
+                .iter()
+                .map(|k| (Cow::Borrowed(*k), Value::Bool(true)))
+                .collect();
+            let map = Map::from_members(members);
+            for k in keys.iter().chain(&["c", "codes", "mess", "Status", "zzz"]) {
+                let plain = map.members.iter().find(|(m, _)| m == k).map(|(_, v)| v);
+                assert_eq!(map.get(k), plain, "{k:?} in {:?}", &keys[..n]);
+            }
+        }
+    }
 }
