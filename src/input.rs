@@ -529,8 +529,26 @@ mod tests {
     #[test]
     fn get_finds_what_a_plain_search_finds() {
         let keys = [
-            "", "a", "b", "ab", "ba", "aa", "code", "cause", "message", "status", "statusCode",
-            "status_code", "errors", "Error", "é", "éa", "retry_after_ms", "x", "xx", "name",
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "aa",
+            "code",
+            "cause",
+            "message",
+            "status",
+            "statusCode",
+            "status_code",
+            "errors",
+            "Error",
+            "é",
+            "éa",
+            "retry_after_ms",
+            "x",
+            "xx",
+            "name",
         ];
         for n in 0..keys.len() {
             let members: Vec<_> = keys[..n]

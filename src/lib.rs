@@ -85,10 +85,8 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
 /// Render a normalized error given as canonical JSON, with options as JSON
 /// (see [`RenderOptions::from_json`]). The category always follows the code.
 pub fn render_json(normalized: &str, options: &str) -> Result<String, Error> {
-    let value = parse_json(normalized)?;
-    let mut n: Normalized = serde_json::from_value(value)
+    let n = Normalized::from_input(&parse_input(normalized)?)
         .map_err(|e| Error::InvalidInput(format!("not a normalized error: {e}")))?;
-    n.category = n.code.info().category;
     let options = RenderOptions::from_json(options)?;
     let limits = options.limits.checked()?;
     render::render_owned(n, &options, &limits, options.now_ms()?)

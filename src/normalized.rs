@@ -99,6 +99,84 @@ impl Normalized {
         }
     }
 
+    /// Read a normalized error from parsed JSON, accepting exactly what its
+    /// `Deserialize` accepts (the component does not carry serde's derived
+    /// reader: 10 KB). The category is the code's.
+    pub(crate) fn from_input(v: &crate::input::Value<'_>) -> Result<Normalized, String> {
+        use crate::input::Value as V;
+        let V::Object(m) = v else {
+            return Err("expected an object".into());
+        };
+        let wrong = |field: &str, expected: &str| format!("`{field}` must be {expected}");
+        let required = |field: &str| {
+            m.get(field)
+                .ok_or_else(|| format!("missing field `{field}`"))
+        };
+        // Absent and null are both "none" for an optional field.
+        let optional = |field: &str| m.get(field).filter(|v| !v.is_null());
+        let string = |field: &str, v: &V<'_>| match v {
+            V::String(s) => Ok(s.to_string()),
+            _ => Err(wrong(field, "a string")),
+        };
+        let opt_string = |field: &str| optional(field).map(|v| string(field, v)).transpose();
+        let boolean = |field: &str, v: &V<'_>| match v {
+            V::Bool(b) => Ok(*b),
+            _ => Err(wrong(field, "a boolean")),
+        };
+        let strings = |field: &str| match m.get(field) {
+            None => Ok(Vec::new()),
+            Some(V::Array(items)) => items.iter().map(|s| string(field, s)).collect(),
+            Some(_) => Err(wrong(field, "an array of strings")),
+        };
+        let code = match required("code")? {
+            V::String(s) => Code::from_name(s)
+                .ok_or_else(|| format!("unknown code {}", crate::json::quoted(s)))?,
+            _ => return Err(wrong("code", "a string")),
+        };
+        match required("category")? {
+            V::String(s) if Category::ALL.iter().any(|c| c.name() == s.as_ref()) => {}
+            V::String(s) => return Err(format!("unknown category {}", crate::json::quoted(s))),
+            _ => return Err(wrong("category", "a string")),
+        }
+        let retry_after_ms = match optional("retry_after_ms") {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .ok_or_else(|| wrong("retry_after_ms", "a non-negative integer"))?,
+            ),
+        };
+        let http_status = match optional("http_status") {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .and_then(|n| u16::try_from(n).ok())
+                    .ok_or_else(|| wrong("http_status", "an integer from 0 to 65535"))?,
+            ),
+        };
+        Ok(Normalized {
+            code,
+            category: code.info().category,
+            retryable: boolean("retryable", required("retryable")?)?,
+            retry_after_ms,
+            http_status,
+            message: string("message", required("message")?)?,
+            tool: opt_string("tool")?,
+            app_code: opt_string("app_code")?,
+            app_type: opt_string("app_type")?,
+            expected: m
+                .get("expected")
+                .map_or(Ok(false), |v| boolean("expected", v))?,
+            details: match optional("details") {
+                None => None,
+                Some(V::Object(d)) => Some(d.to_serde()),
+                Some(_) => return Err(wrong("details", "an object")),
+            },
+            suggestions: strings("suggestions")?,
+            evidence: strings("evidence")?,
+            original: optional("original").map(|v| v.to_serde()),
+        })
+    }
+
     /// The canonical JSON text (one line, fields in a fixed order).
     pub fn to_json(&self) -> String {
         // Serializing this struct cannot fail: every key is a string and every

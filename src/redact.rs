@@ -858,6 +858,8 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
         /// The owned variants keep a string only when the borrowed ones
         /// would give it back unchanged.
         #[test]

@@ -163,6 +163,17 @@ pub enum Category {
 }
 
 impl Category {
+    /// Every category, in declaration order.
+    pub const ALL: [Category; 7] = [
+        Category::Cancelled,
+        Category::Client,
+        Category::Auth,
+        Category::Limit,
+        Category::Transient,
+        Category::Server,
+        Category::Unknown,
+    ];
+
     /// The wire name (`snake_case`).
     pub fn name(self) -> &'static str {
         match self {

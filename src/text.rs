@@ -105,6 +105,8 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
         /// The word-at-a-time byte search finds what `str::find` finds.
         #[test]
         fn finds_what_the_standard_library_finds(

@@ -391,3 +391,80 @@ proptest! {
         prop_assert_eq!(mcp_errors::find_json_special(&text, from), naive);
     }
 }
+
+/// Field values for normalized errors, right and wrong.
+fn field_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        Just(json!(429)),
+        Just(json!(65535)),
+        Just(json!(65536)),
+        Just(json!(-1)),
+        Just(json!(0)),
+        Just(json!(1_u64 << 40)),
+        Just(json!(1.5)),
+        Just(json!(2.0)),
+        prop::sample::select(vec![
+            "RATE_LIMITED",
+            "NOT_FOUND",
+            "rate_limited",
+            "limit",
+            "client",
+            "",
+            "a message",
+        ])
+        .prop_map(Value::from),
+        Just(json!(["try again", "later"])),
+        Just(json!(["ok", 1])),
+        Just(json!({"a": 1, "token": "sk-abcdefghijklmnopqrstuvwx"})),
+        Just(json!([])),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `render_json` reads a normalized error by hand (the component has no
+    /// serde derive): it must accept exactly what `Normalized`'s derived
+    /// `Deserialize` accepts, and render the same bytes.
+    #[test]
+    fn render_json_reads_normalized_errors_as_serde_does(
+        fields in proptest::collection::vec((
+            prop::sample::select(vec![
+                "code", "category", "retryable", "retry_after_ms", "http_status", "message",
+                "tool", "app_code", "app_type", "expected", "details", "suggestions",
+                "evidence", "original", "other",
+            ]),
+            field_value(),
+        ), 0..6),
+        base in any::<bool>(),
+    ) {
+        let mut m = Map::new();
+        if base {
+            // A valid error to start from, so that many cases get past the required fields.
+            m.insert("code".into(), json!("RATE_LIMITED"));
+            m.insert("category".into(), json!("limit"));
+            m.insert("retryable".into(), json!(true));
+            m.insert("message".into(), json!("slow down"));
+        }
+        for (k, v) in fields {
+            m.insert(k.into(), v);
+        }
+        let text = Value::Object(m).to_string();
+        let options = r#"{"profile":"canonical","format":"both"}"#;
+        let reference = serde_json::from_str::<mcp_errors::Normalized>(&text)
+            .map_err(|e| e.to_string())
+            .and_then(|mut n| {
+                n.category = n.code.info().category;
+                mcp_errors::render(&n, &RenderOptions::from_json(options).unwrap())
+                    .map_err(|e| e.to_string())
+            });
+        let got = mcp_errors::render_json(&text, options);
+        match (&reference, &got) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(_), Err(e)) => prop_assert_eq!(e.kind(), "invalid_input", "{}", e),
+            _ => prop_assert!(false, "{} -> serde {:?}, render_json {:?}", text, reference, got),
+        }
+    }
+}
