@@ -38,28 +38,43 @@ pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// The bytes `s[i..i + 8]` as one word (the first byte lowest), if there are eight.
-fn word_at(s: &[u8], i: usize) -> Option<u64> {
-    let chunk = s.get(i..i + 8)?;
-    let mut word = [0u8; 8];
-    word.copy_from_slice(chunk);
-    Some(u64::from_le_bytes(word))
+/// The first byte from `from` that `wanted` holds, eight bytes at a time:
+/// `flags` marks, in a word of eight bytes (the first lowest), the high bit
+/// of bytes that may be wanted, and its lowest mark must be a true one. The
+/// last few bytes are tested one by one.
+fn find_by_words(
+    s: &[u8],
+    from: usize,
+    flags: impl Fn(u64) -> u64,
+    wanted: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    let rest = s.get(from..)?;
+    let mut words = rest.chunks_exact(8);
+    let mut at = from;
+    for word in &mut words {
+        // Every chunk has eight bytes: the default is never taken.
+        let hit = flags(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+        if hit != 0 {
+            return Some(at + (hit.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&c| wanted(c))
+        .map(|p| at + p)
 }
 
-/// The first `b` in `s` from `from`, eight bytes at a time: "has a zero
-/// byte" after xor with `b` is exact for "any", and since a borrow only
-/// carries upwards, the lowest flagged byte is a true one.
+/// The first `b` in `s` from `from`: "has a zero byte" after xor with `b`,
+/// which is exact for "any", and since a borrow only carries upwards, the
+/// lowest flagged byte is a true one.
 fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
-    let mut i = from;
-    while let Some(x) = word_at(s, i) {
+    let flags = |x: u64| {
         let y = x ^ (ONES * u64::from(b));
-        let hit = y.wrapping_sub(ONES) & !y & HIGH;
-        if hit != 0 {
-            return Some(i + (hit.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    s.get(i..)?.iter().position(|&c| c == b).map(|p| i + p)
+        y.wrapping_sub(ONES) & !y & HIGH
+    };
+    find_by_words(s, from, flags, |c| c == b)
 }
 
 /// Whether `hay` contains `needle`.
@@ -77,26 +92,17 @@ pub(crate) fn split_once<'a>(hay: &'a str, sep: &str) -> Option<(&'a str, &'a st
 /// quote, a backslash or a control byte (what the parser stops at and the
 /// writer escapes). Eight bytes at a time.
 pub fn find_json_special(s: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while let Some(x) = word_at(s, i) {
-        // "Has a byte below 0x20", "has a zero byte" (after xor with `"` or
-        // `\\`): exact for "any", and since a borrow only carries upwards,
-        // the lowest flagged byte is a true one. `!x` serves all three: the
-        // xors change bits below the high ones only.
-        let hit = (x.wrapping_sub(ONES * 0x20)
+    // "Has a byte below 0x20", "has a zero byte" (after xor with `"` or
+    // `\\`), as in `find_byte`. `!x` serves all three: the xors change bits
+    // below the high ones only.
+    let flags = |x: u64| {
+        (x.wrapping_sub(ONES * 0x20)
             | (x ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
             | (x ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES))
             & !x
-            & HIGH;
-        if hit != 0 {
-            return Some(i + (hit.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    s[i..]
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-        .map(|p| i + p)
+            & HIGH
+    };
+    find_by_words(s, from, flags, |b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 #[cfg(test)]
