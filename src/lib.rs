@@ -48,24 +48,24 @@ pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Parse JSON input with the library's limits, as a typed error on failure.
 pub fn parse_json(raw: &str) -> Result<serde_json::Value, Error> {
-    if raw.len() > MAX_INPUT_BYTES {
-        return Err(Error::InvalidInput(format!(
-            "input is {} bytes; the limit is {MAX_INPUT_BYTES}",
-            raw.len()
-        )));
-    }
+    within_size(raw)?;
     serde_json::from_str(raw).map_err(|e| Error::InvalidJson(e.to_string()))
 }
 
 /// [`parse_json`] into the borrowed tree the classifier reads.
 pub(crate) fn parse_input(raw: &str) -> Result<input::Value<'_>, Error> {
+    within_size(raw)?;
+    input::parse(raw).map_err(|e| Error::InvalidJson(e.to_string()))
+}
+
+fn within_size(raw: &str) -> Result<(), Error> {
     if raw.len() > MAX_INPUT_BYTES {
         return Err(Error::InvalidInput(format!(
             "input is {} bytes; the limit is {MAX_INPUT_BYTES}",
             raw.len()
         )));
     }
-    input::parse(raw).map_err(|e| Error::InvalidJson(e.to_string()))
+    Ok(())
 }
 
 /// Classify a raw error and render it in one call.

@@ -574,8 +574,8 @@ pub(crate) fn bounded_owned(s: String, for_model: bool, max: usize) -> String {
     }
 }
 
-/// [`strip_stack`] keeping the message itself when it is one line with no
-/// trailing space (most messages: no copy).
+/// [`strip_stack`] keeping the message itself (trimmed in place) when it is
+/// one line (most messages: no copy).
 pub(crate) fn strip_stack_owned(mut message: String) -> String {
     if message.contains('\n')
         || crate::text::contains(&message, "Traceback (most recent call last):")

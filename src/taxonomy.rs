@@ -354,6 +354,24 @@ pub const GRPC_NAMES: [&str; 17] = [
 mod tests {
     use super::*;
 
+    /// `Category::ALL` lists every category once, in declaration order (the
+    /// match fails to compile when a category is added).
+    #[test]
+    fn every_category_is_in_all() {
+        for (i, c) in Category::ALL.iter().enumerate() {
+            let index = match c {
+                Category::Cancelled => 0,
+                Category::Client => 1,
+                Category::Auth => 2,
+                Category::Limit => 3,
+                Category::Transient => 4,
+                Category::Server => 5,
+                Category::Unknown => 6,
+            };
+            assert_eq!(index, i, "{c:?}");
+        }
+    }
+
     #[test]
     fn table_is_in_enum_order_and_names_are_unique() {
         for (i, row) in TABLE.iter().enumerate() {
