@@ -125,8 +125,7 @@ impl Gathered {
 /// Classify a raw error given as JSON text.
 pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, crate::Error> {
     opts.limits.checked()?;
-    let value = crate::parse_input(raw)?;
-    Ok(classify_unsanitized(value, opts, true).sanitized_with(false, &opts.limits))
+    Ok(classify_sanitized(crate::parse_input(raw)?, opts))
 }
 
 /// Classify a raw error given as a JSON value. Never fails: anything that is
@@ -134,7 +133,12 @@ pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, cra
 /// a code, an array the members of an aggregate). Limits out of range are
 /// pulled into range.
 pub fn classify_value(value: &serde_json::Value, opts: &ClassifyOptions) -> Normalized {
-    classify_unsanitized(Value::from_serde(value), opts, true).sanitized_with(false, &opts.limits)
+    classify_sanitized(Value::from_serde(value), opts)
+}
+
+/// Classify with evidence, then redact and bound (limits pulled into range).
+fn classify_sanitized(value: Value<'_>, opts: &ClassifyOptions) -> Normalized {
+    classify_unsanitized(value, opts, true).sanitized_with(false, &opts.limits)
 }
 
 /// [`classify_value`] before redaction and bounds: for callers that sanitize

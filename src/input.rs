@@ -441,11 +441,7 @@ impl<'a> Parser<'a> {
         let digits = self.i;
         match self.peek()? {
             b'0' => self.i += 1,
-            b'1'..=b'9' => {
-                while let Some(b'0'..=b'9') = self.peek() {
-                    self.i += 1;
-                }
-            }
+            b'1'..=b'9' => self.digits()?,
             _ => return None,
         }
         let mut integer = true;

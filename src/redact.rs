@@ -95,26 +95,31 @@ impl Limits {
                 Self::RANGES.map(|(n, _, _)| n).join(", ")
             )));
         };
-        let (_, lo, hi) = Self::RANGES[i];
+        Self::check(i, value)?;
+        *self.fields_mut()[i] = value as usize;
+        Ok(())
+    }
+
+    /// Whether `value` is in the range of field `i` of [`Limits::RANGES`].
+    fn check(i: usize, value: u64) -> Result<(), crate::Error> {
+        let (name, lo, hi) = Self::RANGES[i];
         if value < lo as u64 || value > hi as u64 {
             return Err(crate::Error::InvalidOption(format!(
                 "limit {} is {value}; it must be from {lo} to {hi}",
                 crate::json::quoted(name)
             )));
         }
-        *self.fields_mut()[i] = value as usize;
         Ok(())
     }
 
     /// These limits if every field is in range, else the typed error for the
     /// first that is not.
     pub fn checked(self) -> Result<Limits, crate::Error> {
-        let mut out = Limits::default();
         let mut me = self;
         for (i, value) in me.fields_mut().into_iter().enumerate() {
-            out.set(Self::RANGES[i].0, *value as u64)?;
+            Self::check(i, *value as u64)?;
         }
-        Ok(out)
+        Ok(self)
     }
 
     /// These limits with every field pulled into its range (for the

@@ -1,10 +1,13 @@
-//! Substring search for the short texts errors are made of.
+//! Searches over the short texts errors are made of.
 //!
 //! `str::contains` / `find` with a string pattern set up a Two-Way searcher on
 //! every call. That is the right algorithm for long texts, but classify
 //! searches a dozen phrases in messages of a few dozen bytes, and inside the
 //! component (no SIMD fast path) the set-up was a tenth of a call. Below
 //! [`SHORT`] bytes this scans for the needle's first byte and compares.
+//! Byte scans go eight bytes at a time ([`find_by_words`]): for the needle's
+//! first byte here, and for the bytes a JSON string must escape, in the
+//! parser and the writer ([`find_json_special`]).
 
 /// Texts longer than this use the standard library's search (linear time).
 const SHORT: usize = 1024;
