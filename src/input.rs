@@ -8,12 +8,13 @@
 //! members in a plain vector.
 //!
 //! It accepts exactly what `serde_json::from_str::<Value>` accepts and means
-//! the same by it: numbers become the same `serde_json::Number`, a repeated key
-//! keeps its first place and takes its last value (as the `preserve_order` map
-//! does), and nesting is limited to serde_json's 128. Whatever this parser
-//! rejects is handed to serde_json, which gives the error message (or, should
-//! this parser be stricter than serde_json somewhere, the value). Tested
-//! against serde_json on generated and mutated texts in `tests/properties.rs`.
+//! the same by it: numbers become the same `serde_json::Number` (floats
+//! correctly rounded, see [`crate::float`]), a repeated key keeps its first
+//! place and takes its last value (as the `preserve_order` map does), and
+//! nesting is limited to serde_json's 128. What it rejects, it rejects with
+//! serde_json's message at serde_json's line and column, so the component
+//! carries no second JSON parser. Tested against serde_json on generated and
+//! mutated texts in `tests/properties.rs`.
 
 use std::borrow::Cow;
 
@@ -185,40 +186,134 @@ impl<'a> Value<'a> {
             )),
         }
     }
+}
 
-    /// [`Value::from_serde`], owning everything.
-    fn from_serde_owned(v: serde_json::Value) -> Value<'static> {
-        match v {
-            serde_json::Value::Null => Value::Null,
-            serde_json::Value::Bool(b) => Value::Bool(b),
-            serde_json::Value::Number(n) => Value::Number(n),
-            serde_json::Value::String(s) => Value::String(Cow::Owned(s)),
-            serde_json::Value::Array(items) => {
-                Value::Array(items.into_iter().map(Value::from_serde_owned).collect())
-            }
-            serde_json::Value::Object(m) => Value::Object(Map::from_members(
-                m.into_iter()
-                    .map(|(k, v)| (Cow::Owned(k), Value::from_serde_owned(v)))
-                    .collect(),
-            )),
+/// Parse JSON text (no size limit here: see [`crate::parse_json`]).
+pub(crate) fn parse(text: &str) -> Result<Value<'_>, ParseError> {
+    let mut p = Parser::new(text);
+    p.document().map_err(|f| ParseError::at(text.as_bytes(), f))
+}
+
+/// Why a text is not JSON: serde_json's wording, and its place (a line from 1,
+/// and a column that is the byte count from the line's start to the byte that
+/// ended the parse, as serde_json counts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ParseError {
+    code: Syntax,
+    line: usize,
+    column: usize,
+}
+
+impl ParseError {
+    fn at(s: &[u8], fail: Fail) -> Self {
+        let before = &s[..fail.at];
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        ParseError {
+            code: fail.code,
+            line: 1 + before[..line_start].iter().filter(|&&b| b == b'\n').count(),
+            column: fail.at - line_start,
         }
     }
 }
 
-/// Parse JSON text (no size limit here: see [`crate::parse_json`]). The error
-/// is serde_json's own message.
-pub(crate) fn parse(text: &str) -> Result<Value<'_>, serde_json::Error> {
-    let mut p = Parser::new(text);
-    match p.document() {
-        Some(v) => Ok(v),
-        // Rejected here: serde_json decides, and words the error.
-        None => serde_json::from_str::<serde_json::Value>(text).map(Value::from_serde_owned),
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (line, column) = (self.line, self.column);
+        write!(f, "{} at line {line} column {column}", self.code.message())
     }
 }
+
+/// serde_json's syntax errors (the ones a text can cause).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Syntax {
+    EofWhileParsingList,
+    EofWhileParsingObject,
+    EofWhileParsingString,
+    EofWhileParsingValue,
+    ExpectedColon,
+    ExpectedListCommaOrEnd,
+    ExpectedObjectCommaOrEnd,
+    ExpectedSomeIdent,
+    ExpectedSomeValue,
+    InvalidEscape,
+    InvalidNumber,
+    NumberOutOfRange,
+    ControlCharacterWhileParsingString,
+    KeyMustBeAString,
+    LoneLeadingSurrogateInHexEscape,
+    TrailingComma,
+    TrailingCharacters,
+    UnexpectedEndOfHexEscape,
+    RecursionLimitExceeded,
+}
+
+impl Syntax {
+    fn message(self) -> &'static str {
+        use Syntax::*;
+        match self {
+            EofWhileParsingList => "EOF while parsing a list",
+            EofWhileParsingObject => "EOF while parsing an object",
+            EofWhileParsingString => "EOF while parsing a string",
+            EofWhileParsingValue => "EOF while parsing a value",
+            ExpectedColon => "expected `:`",
+            ExpectedListCommaOrEnd => "expected `,` or `]`",
+            ExpectedObjectCommaOrEnd => "expected `,` or `}`",
+            ExpectedSomeIdent => "expected ident",
+            ExpectedSomeValue => "expected value",
+            InvalidEscape => "invalid escape",
+            InvalidNumber => "invalid number",
+            NumberOutOfRange => "number out of range",
+            ControlCharacterWhileParsingString => {
+                "control character (\\u0000-\\u001F) found while parsing a string"
+            }
+            KeyMustBeAString => "key must be a string",
+            LoneLeadingSurrogateInHexEscape => "lone leading surrogate in hex escape",
+            TrailingComma => "trailing comma",
+            TrailingCharacters => "trailing characters",
+            UnexpectedEndOfHexEscape => "unexpected end of hex escape",
+            RecursionLimitExceeded => "recursion limit exceeded",
+        }
+    }
+}
+
+/// A failed parse: the error and the byte offset its place is counted to.
+#[derive(Debug, Clone, Copy)]
+struct Fail {
+    code: Syntax,
+    at: usize,
+}
+
+type Parsed<T> = Result<T, Fail>;
+
+/// A container's closing bracket, and its errors at the end of the text and
+/// at a byte that neither closes it nor separates elements.
+struct Brackets {
+    close: u8,
+    eof: Syntax,
+    expected: Syntax,
+}
+
+const ARRAY: Brackets = Brackets {
+    close: b']',
+    eof: Syntax::EofWhileParsingList,
+    expected: Syntax::ExpectedListCommaOrEnd,
+};
+
+const OBJECT: Brackets = Brackets {
+    close: b'}',
+    eof: Syntax::EofWhileParsingObject,
+    expected: Syntax::ExpectedObjectCommaOrEnd,
+};
 
 /// serde_json's nesting limit: the 128th nested array or object is refused.
 const MAX_NESTING: usize = 127;
 
+/// A recursive-descent parser that fails where serde_json fails, with its
+/// error at its place: serde_json places an error either at the byte it just
+/// read ([`Parser::fail`]) or at the byte it looked at ([`Parser::fail_ahead`]).
 struct Parser<'a> {
     s: &'a [u8],
     text: &'a str,
@@ -242,128 +337,148 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn document(&mut self) -> Option<Value<'a>> {
-        let v = self.value()?;
-        self.skip_ws();
-        (self.i == self.s.len()).then_some(v)
+    /// An error at the byte just read (or at the end).
+    #[cold]
+    fn fail(&self, code: Syntax) -> Fail {
+        Fail { code, at: self.i }
     }
 
-    fn skip_ws(&mut self) {
+    /// An error at the byte at `self.i`, looked at but not read.
+    #[cold]
+    fn fail_ahead(&self, code: Syntax) -> Fail {
+        Fail {
+            code,
+            at: self.s.len().min(self.i + 1),
+        }
+    }
+
+    fn document(&mut self) -> Parsed<Value<'a>> {
+        let v = self.value()?;
+        match self.skip_ws() {
+            None => Ok(v),
+            Some(_) => Err(self.fail_ahead(Syntax::TrailingCharacters)),
+        }
+    }
+
+    /// Skip whitespace; the next byte.
+    fn skip_ws(&mut self) -> Option<u8> {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.s.get(self.i) {
             self.i += 1;
         }
+        self.peek()
     }
 
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
 
-    fn value(&mut self) -> Option<Value<'a>> {
-        self.skip_ws();
-        match self.peek()? {
-            b'"' => Some(Value::String(self.string()?)),
-            b'{' => self.object(),
-            b'[' => self.array(),
-            b't' => self.word(b"true", Value::Bool(true)),
-            b'f' => self.word(b"false", Value::Bool(false)),
-            b'n' => self.word(b"null", Value::Null),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => None,
+    fn value(&mut self) -> Parsed<Value<'a>> {
+        match self.skip_ws() {
+            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b't') => self.word(b"true", Value::Bool(true)),
+            Some(b'f') => self.word(b"false", Value::Bool(false)),
+            Some(b'n') => self.word(b"null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.fail_ahead(Syntax::ExpectedSomeValue)),
+            None => Err(self.fail_ahead(Syntax::EofWhileParsingValue)),
         }
     }
 
-    fn word(&mut self, w: &[u8], v: Value<'a>) -> Option<Value<'a>> {
-        if self.s[self.i..].starts_with(w) {
-            self.i += w.len();
-            Some(v)
-        } else {
-            None
+    fn word(&mut self, w: &[u8], v: Value<'a>) -> Parsed<Value<'a>> {
+        for &expected in w {
+            let Some(b) = self.peek() else {
+                return Err(self.fail(Syntax::EofWhileParsingValue));
+            };
+            self.i += 1;
+            if b != expected {
+                return Err(self.fail(Syntax::ExpectedSomeIdent));
+            }
         }
+        Ok(v)
     }
 
-    fn enter(&mut self) -> Option<()> {
+    fn enter(&mut self) -> Parsed<()> {
         if self.depth >= MAX_NESTING {
-            return None;
+            return Err(self.fail_ahead(Syntax::RecursionLimitExceeded));
         }
         self.depth += 1;
         self.i += 1; // the opening bracket
-        Some(())
+        Ok(())
     }
 
-    /// Just after `[` or `{`: whether the container closes at once (then the
-    /// bracket is read).
-    fn closes(&mut self, close: u8) -> bool {
-        self.skip_ws();
-        let closes = self.peek() == Some(close);
-        if closes {
-            self.i += 1;
+    /// Before an element: whether there is one (`false` at the closing
+    /// bracket, which is then read). `first` is for the first element.
+    fn more(&mut self, brackets: &Brackets, first: bool) -> Parsed<bool> {
+        let close = brackets.close;
+        match self.skip_ws() {
+            None => Err(self.fail_ahead(brackets.eof)),
+            Some(b) if b == close => {
+                self.i += 1;
+                Ok(false)
+            }
+            Some(_) if first => Ok(true),
+            Some(b',') => {
+                self.i += 1;
+                match self.skip_ws() {
+                    Some(b) if b == close => Err(self.fail_ahead(Syntax::TrailingComma)),
+                    Some(_) => Ok(true),
+                    None => Err(self.fail_ahead(Syntax::EofWhileParsingValue)),
+                }
+            }
+            Some(_) => Err(self.fail_ahead(brackets.expected)),
         }
-        closes
     }
 
-    /// After an element: a comma (`false`) or the closing bracket (`true`).
-    fn comma_or_close(&mut self, close: u8) -> Option<bool> {
-        self.skip_ws();
-        let b = self.peek()?;
-        if b != b',' && b != close {
-            return None;
-        }
-        self.i += 1;
-        Some(b == close)
-    }
-
-    fn array(&mut self) -> Option<Value<'a>> {
+    fn array(&mut self) -> Parsed<Value<'a>> {
         self.enter()?;
         let start = self.items.len();
-        let mut closed = self.closes(b']');
-        while !closed {
+        let mut first = true;
+        while self.more(&ARRAY, first)? {
+            first = false;
             let v = self.value()?;
             self.items.push(v);
-            closed = self.comma_or_close(b']')?;
         }
         self.depth -= 1;
-        Some(Value::Array(self.items.drain(start..).collect()))
+        Ok(Value::Array(self.items.drain(start..).collect()))
     }
 
-    fn object(&mut self) -> Option<Value<'a>> {
+    fn object(&mut self) -> Parsed<Value<'a>> {
         self.enter()?;
         let start = self.members.len();
-        let mut closed = self.closes(b'}');
-        while !closed {
-            self.skip_ws();
-            if self.peek()? != b'"' {
-                return None;
+        let mut first = true;
+        while self.more(&OBJECT, first)? {
+            first = false;
+            if self.peek() != Some(b'"') {
+                return Err(self.fail_ahead(Syntax::KeyMustBeAString));
             }
             let k = self.string()?;
-            self.skip_ws();
-            if self.peek()? != b':' {
-                return None;
+            match self.skip_ws() {
+                Some(b':') => self.i += 1,
+                Some(_) => return Err(self.fail_ahead(Syntax::ExpectedColon)),
+                None => return Err(self.fail_ahead(Syntax::EofWhileParsingObject)),
             }
-            self.i += 1;
             let v = self.value()?;
             self.members.push((k, v));
-            closed = self.comma_or_close(b'}')?;
         }
         self.depth -= 1;
-        if has_repeats(&self.members[start..]) {
-            // Rare: serde_json's map decides which place and value a repeated
-            // key keeps.
-            return None;
+        let mut members: Vec<_> = self.members.drain(start..).collect();
+        if has_repeats(&members) {
+            members = without_repeats(members);
         }
-        Some(Value::Object(Map::from_members(
-            self.members.drain(start..).collect(),
-        )))
+        Ok(Value::Object(Map::from_members(members)))
     }
 
     /// A string; the opening quote is at `self.i`.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    fn string(&mut self) -> Parsed<Cow<'a, str>> {
         self.i += 1;
         let start = self.i;
         // Every byte found is ASCII: the slices below cut at char boundaries.
-        self.i = find_json_special(self.s, self.i)?;
+        self.i = self.special()?;
         if self.s[self.i] == b'"' {
             self.i += 1;
-            return Some(Cow::Borrowed(&self.text[start..self.i - 1]));
+            return Ok(Cow::Borrowed(&self.text[start..self.i - 1]));
         }
         let mut out = String::with_capacity(self.i - start + 16);
         out.push_str(&self.text[start..self.i]);
@@ -371,22 +486,41 @@ impl<'a> Parser<'a> {
             match self.s[self.i] {
                 b'"' => {
                     self.i += 1;
-                    return Some(Cow::Owned(out));
+                    return Ok(Cow::Owned(out));
                 }
                 b'\\' => out.push(self.escape()?),
-                _ => return None, // a control byte
+                _ => {
+                    self.i += 1;
+                    return Err(self.fail(Syntax::ControlCharacterWhileParsingString));
+                }
             }
             let run = self.i;
-            self.i = find_json_special(self.s, self.i)?;
+            self.i = self.special()?;
             out.push_str(&self.text[run..self.i]);
         }
     }
 
+    /// The next quote, backslash or control byte in a string.
+    fn special(&mut self) -> Parsed<usize> {
+        find_json_special(self.s, self.i).ok_or_else(|| {
+            self.i = self.s.len();
+            self.fail(Syntax::EofWhileParsingString)
+        })
+    }
+
+    /// The next byte of an escape.
+    fn escape_byte(&mut self) -> Parsed<u8> {
+        let b = self
+            .peek()
+            .ok_or_else(|| self.fail(Syntax::EofWhileParsingString))?;
+        self.i += 1;
+        Ok(b)
+    }
+
     /// The character an escape stands for; the backslash is at `self.i`.
-    fn escape(&mut self) -> Option<char> {
-        let e = *self.s.get(self.i + 1)?;
-        self.i += 2;
-        Some(match e {
+    fn escape(&mut self) -> Parsed<char> {
+        self.i += 1;
+        Ok(match self.escape_byte()? {
             b'"' => '"',
             b'\\' => '\\',
             b'/' => '/',
@@ -399,102 +533,167 @@ impl<'a> Parser<'a> {
                 let hi = self.hex4()?;
                 let c = match hi {
                     0xD800..=0xDBFF => {
-                        // A surrogate pair; a lone half goes to serde_json.
-                        if self.s.get(self.i..self.i + 2)? != b"\\u" {
-                            return None;
+                        // A surrogate pair, as serde_json requires it.
+                        for expected in [b'\\', b'u'] {
+                            if self.escape_byte()? != expected {
+                                return Err(self.fail(Syntax::UnexpectedEndOfHexEscape));
+                            }
                         }
-                        self.i += 2;
                         let lo = self.hex4()?;
                         if !(0xDC00..=0xDFFF).contains(&lo) {
-                            return None;
+                            return Err(self.fail(Syntax::LoneLeadingSurrogateInHexEscape));
                         }
                         0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
                     }
-                    0xDC00..=0xDFFF => return None,
+                    0xDC00..=0xDFFF => {
+                        return Err(self.fail(Syntax::LoneLeadingSurrogateInHexEscape))
+                    }
                     c => c,
                 };
-                char::from_u32(c)?
+                // Every value left is a scalar value.
+                char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER)
             }
-            _ => return None,
+            _ => return Err(self.fail(Syntax::InvalidEscape)),
         })
     }
 
-    fn hex4(&mut self) -> Option<u32> {
-        let h = self.s.get(self.i..self.i + 4)?;
+    fn hex4(&mut self) -> Parsed<u32> {
+        let Some(h) = self.s.get(self.i..self.i + 4) else {
+            self.i = self.s.len();
+            return Err(self.fail(Syntax::EofWhileParsingString));
+        };
+        self.i += 4;
         let mut n = 0;
         for b in h {
-            n = n * 16 + char::from(*b).to_digit(16)?;
+            let d = char::from(*b).to_digit(16);
+            n = n * 16 + d.ok_or_else(|| self.fail(Syntax::InvalidEscape))?;
         }
-        self.i += 4;
-        Some(n)
+        Ok(n)
     }
 
-    /// A number: integers that fit 64 bits directly, anything else (fraction,
-    /// exponent, more digits) through serde_json, so the `Number` is the one
-    /// serde_json makes (an `f64`, or an error when it is out of range).
-    fn number(&mut self) -> Option<Value<'a>> {
-        let start = self.i;
-        let negative = self.s[self.i] == b'-';
+    /// A number, as serde_json reads it: an integer that fits `u64` (or
+    /// `i64` when negative) stays one; anything else is the nearest `f64`,
+    /// and one past `f64`'s range is an error.
+    fn number(&mut self) -> Parsed<Value<'a>> {
+        let negative = self.peek() == Some(b'-');
         if negative {
             self.i += 1;
         }
-        let digits = self.i;
-        match self.peek()? {
-            b'0' => self.i += 1,
-            b'1'..=b'9' => self.digits()?,
-            _ => return None,
+        let int_start = self.i;
+        match self.peek() {
+            None => return Err(self.fail(Syntax::EofWhileParsingValue)),
+            Some(b'0') => {
+                self.i += 1;
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return Err(self.fail_ahead(Syntax::InvalidNumber));
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            Some(_) => {
+                self.i += 1;
+                return Err(self.fail(Syntax::InvalidNumber));
+            }
         }
-        let mut integer = true;
+        let int = &self.s[int_start..self.i];
+        let mut frac: &[u8] = &[];
         if self.peek() == Some(b'.') {
-            integer = false;
             self.i += 1;
-            self.digits()?;
+            let frac_start = self.i;
+            self.digits();
+            if self.i == frac_start {
+                return Err(match self.peek() {
+                    Some(_) => self.fail_ahead(Syntax::InvalidNumber),
+                    None => self.fail_ahead(Syntax::EofWhileParsingValue),
+                });
+            }
+            frac = &self.s[frac_start..self.i];
         }
-        if let Some(b'e' | b'E') = self.peek() {
-            integer = false;
+        let mut exp = 0i64;
+        let has_exp = matches!(self.peek(), Some(b'e' | b'E'));
+        if has_exp {
             self.i += 1;
+            let exp_negative = self.peek() == Some(b'-');
             if let Some(b'+' | b'-') = self.peek() {
                 self.i += 1;
             }
-            self.digits()?;
-        }
-        // After a number serde_json wants a delimiter; a digit after a lone
-        // `0` ("01") is its error too.
-        if let Some(b'0'..=b'9') = self.peek() {
-            return None;
-        }
-        let text = &self.text[start..self.i];
-        if integer && self.i - digits <= 19 {
-            let magnitude: u64 = self.text[digits..self.i].parse().ok()?;
-            if !negative {
-                return Some(Value::Number(magnitude.into()));
+            match self.peek() {
+                None => return Err(self.fail(Syntax::EofWhileParsingValue)),
+                Some(b'0'..=b'9') => {}
+                Some(_) => {
+                    self.i += 1;
+                    return Err(self.fail(Syntax::InvalidNumber));
+                }
             }
-            // serde_json reads `-0` as a float, and so must this.
-            if magnitude != 0 && magnitude <= 1 << 63 {
-                return Some(Value::Number((magnitude as i64).wrapping_neg().into()));
+            // serde_json reads the exponent into an `i32`: past that, a
+            // nonzero number with a positive exponent is out of range at the
+            // digit that overflowed, and anything else is zero.
+            let mut overflow_at = None;
+            while let Some(d @ b'0'..=b'9') = self.peek() {
+                self.i += 1;
+                let next = exp * 10 + i64::from(d - b'0');
+                if next > i64::from(i32::MAX) {
+                    overflow_at.get_or_insert(self.i);
+                } else {
+                    exp = next;
+                }
+            }
+            if let Some(at) = overflow_at {
+                let zero = int.iter().chain(frac).all(|&d| d == b'0');
+                if !zero && !exp_negative {
+                    return Err(Fail {
+                        code: Syntax::NumberOutOfRange,
+                        at,
+                    });
+                }
+                return Ok(float(if negative { -0.0 } else { 0.0 }));
+            }
+            if exp_negative {
+                exp = -exp;
             }
         }
-        // Through `Value` (not `Number`): one serde_json parser in the component.
-        match serde_json::from_str(text) {
-            Ok(serde_json::Value::Number(n)) => Some(Value::Number(n)),
-            _ => None,
+        if frac.is_empty() && !has_exp {
+            if let Some(magnitude) = integer(int) {
+                if !negative {
+                    return Ok(Value::Number(magnitude.into()));
+                }
+                // serde_json reads `-0` as a float, and so must this.
+                if magnitude != 0 && magnitude <= 1 << 63 {
+                    return Ok(Value::Number((magnitude as i64).wrapping_neg().into()));
+                }
+            }
         }
+        let f = crate::float::decimal_to_f64(int, frac, exp - frac.len() as i64);
+        if f.is_infinite() {
+            return Err(self.fail(Syntax::NumberOutOfRange));
+        }
+        Ok(float(if negative { -f } else { f }))
     }
 
-    fn digits(&mut self) -> Option<()> {
-        let start = self.i;
+    fn digits(&mut self) {
         while let Some(b'0'..=b'9') = self.peek() {
             self.i += 1;
         }
-        (self.i > start).then_some(())
     }
 }
 
-/// Objects with more members than this are left to serde_json, whose map
-/// finds repeated keys by hashing; below it a pairwise check is cheaper.
+/// ASCII digits as a `u64`, if they fit.
+fn integer(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })
+}
+
+/// A finite float as a number value.
+fn float(f: f64) -> Value<'static> {
+    Value::Number(Number::from_f64(f).unwrap_or_else(|| 0.into()))
+}
+
+/// Objects with more members than this are checked for repeated keys by
+/// sorting; below, pairwise.
 const MAX_PAIRWISE: usize = 32;
 
-/// Whether an object's members repeat a key (or are too many to tell cheaply).
+/// Whether an object's members may repeat a key (large objects: see
+/// [`without_repeats`]).
 fn has_repeats(members: &[(Cow<'_, str>, Value<'_>)]) -> bool {
     members.len() > MAX_PAIRWISE
         || members
@@ -503,11 +702,58 @@ fn has_repeats(members: &[(Cow<'_, str>, Value<'_>)]) -> bool {
             .any(|(i, (k, _))| members[..i].iter().any(|(other, _)| other == k))
 }
 
-/// For the property tests: this parser's own value as a `serde_json::Value`,
-/// or `None` when it hands the text to serde_json.
-pub fn parse_own(text: &str) -> Option<serde_json::Value> {
-    let mut p = Parser::new(text);
-    p.document().map(|v| v.to_serde())
+/// The members with each key once, as serde_json's `preserve_order` map keeps
+/// them: a repeated key keeps its first place and takes its last value.
+/// Sorting member indices by key puts a key's members side by side (in
+/// input order, the sort being stable): O(n log n) for any input.
+fn without_repeats<'a>(
+    mut members: Vec<(Cow<'a, str>, Value<'a>)>,
+) -> Vec<(Cow<'a, str>, Value<'a>)> {
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    merge_sort(&mut order, &|a, b| members[a].0 <= members[b].0);
+    let mut keep = vec![true; members.len()];
+    let mut group = 0;
+    for j in 1..=order.len() {
+        if j < order.len() && members[order[j]].0 == members[order[group]].0 {
+            keep[order[j]] = false;
+            continue;
+        }
+        // `order[group..j]` share a key: the first place takes the last value.
+        let (first, last) = (order[group], order[j - 1]);
+        if first != last {
+            let v = std::mem::replace(&mut members[last].1, Value::Null);
+            members[first].1 = v;
+        }
+        group = j;
+    }
+    let mut keep = keep.into_iter();
+    members.retain(|_| keep.next().unwrap_or(false));
+    members
+}
+
+/// A stable sort of indices, `le(a, b)` meaning `a` may come first (no
+/// standard sort here: each of those adds kilobytes to the component).
+fn merge_sort(v: &mut [usize], le: &dyn Fn(usize, usize) -> bool) {
+    let mut buf = vec![0; v.len()];
+    let mut width = 1;
+    while width < v.len() {
+        for start in (0..v.len()).step_by(2 * width) {
+            let mid = (start + width).min(v.len());
+            let end = (start + 2 * width).min(v.len());
+            let (mut a, mut b) = (start, mid);
+            for slot in &mut buf[start..end] {
+                if b >= end || (a < mid && le(v[a], v[b])) {
+                    *slot = v[a];
+                    a += 1;
+                } else {
+                    *slot = v[b];
+                    b += 1;
+                }
+            }
+        }
+        v.copy_from_slice(&buf);
+        width *= 2;
+    }
 }
 
 /// For the property tests: the parse the classifier uses, as a `serde_json` result, to compare

@@ -18,6 +18,7 @@
 
 mod classify;
 mod error;
+mod float;
 mod input;
 mod json;
 mod normalized;
@@ -31,7 +32,7 @@ pub mod time;
 pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};
 pub use error::Error;
 #[doc(hidden)]
-pub use input::{parse_own as input_parse_own, parse_to_serde as input_parse_to_serde};
+pub use input::parse_to_serde as input_parse_to_serde;
 #[doc(hidden)]
 pub use json::agrees_with_serde as json_writer_agrees_with_serde;
 #[doc(hidden)]
@@ -47,9 +48,10 @@ pub use text::find_json_special;
 pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Parse JSON input with the library's limits, as a typed error on failure.
+/// Accepts what `serde_json::from_str` accepts, with the same value and the
+/// same error message.
 pub fn parse_json(raw: &str) -> Result<serde_json::Value, Error> {
-    within_size(raw)?;
-    serde_json::from_str(raw).map_err(|e| Error::InvalidJson(e.to_string()))
+    parse_input(raw).map(|v| v.to_serde())
 }
 
 /// [`parse_json`] into the borrowed tree the classifier reads.
