@@ -72,3 +72,52 @@ def test_a_really_trapping_component(monkeypatch):
     assert engine.instantiations == 2, "the trap and the retry each cost an instance"
     ok = to_tool_result(FileNotFoundError(2, "No such file or directory"), as_dict=True, now=None)
     assert ok["structuredContent"]["code"] == "NOT_FOUND"
+
+
+def test_the_cached_lowering_agrees_with_wasmtime_py():
+    """`_Fn` lowers the classify-options record with its types reflected once;
+    wasmtime-py's own call re-reflects them. Same inputs, same results, on one
+    instance (the result lifted by each side as it lifts it)."""
+    from types import SimpleNamespace
+
+    from wasmtime.component import Record
+
+    inst = ENGINE._instance()
+    fn = inst.fns["classify-json"]
+    options = [SimpleNamespace(now=None, limits=None), SimpleNamespace(now="2025-10-27T14:32:15Z", limits=None)]
+    for values in [(None,) * 5, (20, 16, 2, 3, 4096), (7, None, None, None, None)]:
+        limits = Record()
+        for name, v in zip(("max-message-chars", "max-string-chars", "max-depth", "max-members", "max-rendered-bytes"), values):
+            setattr(limits, name, v)
+        options.append(SimpleNamespace(now="2025-10-27T14:32:15Z", limits=limits))
+    raw_error = json.dumps({"message": "x" * 40, "status": 503, "headers": {"retry-after": "Mon, 27 Oct 2025 14:32:20 GMT"}, "details": {"a": {"b": {"c": [1, 2, 3, 4]}}}})
+    results = set()
+    for opts in options:
+        ours = fn(inst.store, raw_error, opts)
+        theirs = fn.func(inst.store, raw_error, opts)
+        fn.func.post_return(inst.store)
+        assert ours == theirs, opts
+        results.add(repr(ours))
+    # The options reached the component: the time (a Retry-After date needs
+    # it), the limits, and a limit out of range (the core's typed error,
+    # lifted alike) each change the result; all-`None` limits are the defaults.
+    assert len(results) == 4
+
+
+def test_a_value_that_cannot_be_lowered_fails_cleanly():
+    """A wrong type halfway through the record: a TypeError, nothing half-built left
+    behind, and the next call works."""
+    from types import SimpleNamespace
+
+    from wasmtime.component import Record
+
+    inst = ENGINE._instance()
+    limits = Record()
+    for name, v in zip(("max-message-chars", "max-string-chars", "max-depth", "max-members", "max-rendered-bytes"), (1, "two", 3, 4, 5)):
+        setattr(limits, name, v)
+    try:
+        inst.fns["classify-json"](inst.store, "{}", SimpleNamespace(now=None, limits=limits))
+        raise AssertionError("a string is not a u32")
+    except TypeError:
+        pass
+    assert json.loads(classify_json('{"status":404}'))["code"] == "NOT_FOUND"
