@@ -48,6 +48,94 @@ enum Command {
     Schema(Profile),
 }
 
+const CLASSIFY_FLAGS: &str = "classify takes only --now and --limits";
+
+fn detail(err: Error) -> String {
+    err.detail().to_string()
+}
+
+fn limits_flag(v: &str) -> Result<Limits, String> {
+    let v = mcp_errors::parse_json(v).map_err(|_| "--limits must be JSON".to_string())?;
+    Limits::from_json_value(&v).map_err(detail)
+}
+
+/// Render's flags, each checked by the core as it is read (a value the core
+/// would refuse for every line is a usage error, before any input).
+fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
+    let mut opts = RenderOptions::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let flag = rest[i].as_str();
+        if flag == "--mask" {
+            opts.mask = true;
+            i += 1;
+            continue;
+        }
+        let known = [
+            "--profile",
+            "--format",
+            "--spec",
+            "--target",
+            "--now",
+            "--id",
+            "--tool",
+            "--output-schema",
+            "--extra-fields",
+            "--limits",
+        ];
+        if !known.contains(&flag) {
+            return Err(format!(
+                "unknown argument {}",
+                mcp_errors::json_quoted(flag)
+            ));
+        }
+        let v = rest
+            .get(i + 1)
+            .cloned()
+            .ok_or_else(|| format!("{flag} needs a value"))?;
+        // This flag alone, checked by rendering an empty error with it.
+        let mut alone = RenderOptions {
+            now: Some(CHECK_TIME.into()),
+            ..RenderOptions::default()
+        };
+        match flag {
+            "--profile" => opts.profile = Profile::from_name(&v).map_err(detail)?,
+            "--format" => opts.format = Format::from_name(&v).map_err(detail)?,
+            "--spec" => opts.spec = SpecRevision::from_name(&v).map_err(detail)?,
+            "--target" => opts.target = Target::from_name(&v).map_err(detail)?,
+            "--now" => {
+                parse_now(&v).map_err(detail)?;
+                opts.now = Some(v);
+            }
+            "--id" => opts.error_id = Some(v),
+            "--tool" => opts.tool_name = Some(v),
+            "--output-schema" => {
+                alone.output_schema = Some(v.clone());
+                opts.output_schema = Some(v);
+            }
+            "--extra-fields" => {
+                mcp_errors::parse_json(&v)
+                    .map_err(|_| "--extra-fields must be JSON".to_string())?;
+                alone.extra_fields = Some(v.clone());
+                opts.extra_fields = Some(v);
+            }
+            _ => opts.limits = limits_flag(&v)?,
+        }
+        classify_render("{}", &alone).map_err(detail)?;
+        i += 2;
+    }
+    // Together, in case the core refuses a combination (with a time, as above).
+    let together = RenderOptions {
+        now: opts.now.clone().or_else(|| Some(CHECK_TIME.into())),
+        ..opts.clone()
+    };
+    classify_render("{}", &together).map_err(detail)?;
+    Ok(opts)
+}
+
+/// Any valid time: what checking a flag alone renders with.
+const CHECK_TIME: &str = "2000-01-01T00:00:00Z";
+
 fn parse_args(args: &[String]) -> Result<Command, String> {
     let (cmd, rest) = args.split_first().ok_or("missing command")?;
     if cmd == "schema" {
@@ -58,68 +146,24 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             _ => Err("schema takes one profile name".into()),
         };
     }
-    let mut opts = RenderOptions::default();
-    let mut now = None;
-    let mut limits = Limits::default();
-    let mut i = 0;
-    while i < rest.len() {
-        let flag = rest[i].as_str();
-        let value = || {
-            rest.get(i + 1)
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        let e = |err: Error| err.detail().to_string();
-        match flag {
-            "--profile" => opts.profile = Profile::from_name(&value()?).map_err(e)?,
-            "--format" => opts.format = Format::from_name(&value()?).map_err(e)?,
-            "--spec" => opts.spec = SpecRevision::from_name(&value()?).map_err(e)?,
-            "--target" => opts.target = Target::from_name(&value()?).map_err(e)?,
-            "--now" => {
-                let v = value()?;
-                parse_now(&v).map_err(e)?;
-                now = Some(v);
-            }
-            "--id" => opts.error_id = Some(value()?),
-            "--tool" => opts.tool_name = Some(value()?),
-            "--output-schema" => opts.output_schema = Some(value()?),
-            "--extra-fields" => opts.extra_fields = Some(value()?),
-            "--limits" => {
-                let v = mcp_errors::parse_json(&value()?)
-                    .map_err(|_| "--limits must be JSON".to_string())?;
-                limits = Limits::from_json_value(&v).map_err(e)?
-            }
-            "--mask" => {
-                opts.mask = true;
-                i += 1;
-                continue;
-            }
-            other => {
-                return Err(format!(
-                    "unknown argument {}",
-                    mcp_errors::json_quoted(other)
-                ))
-            }
-        }
-        i += 2;
-    }
+    // Flags are checked one at a time, in the order given, so every CLI names
+    // the same one when several are wrong.
     match cmd.as_str() {
         "classify" => {
-            if opts != RenderOptions::default() {
-                return Err("classify takes only --now and --limits".into());
+            let mut options = ClassifyOptions::default();
+            for pair in rest.chunks(2) {
+                let [flag, v] = pair else {
+                    return Err(CLASSIFY_FLAGS.into());
+                };
+                match flag.as_str() {
+                    "--now" => options.now_ms = Some(parse_now(v).map_err(detail)?),
+                    "--limits" => options.limits = limits_flag(v)?,
+                    _ => return Err(CLASSIFY_FLAGS.into()),
+                }
             }
-            let now_ms = now
-                .as_deref()
-                .map(parse_now)
-                .transpose()
-                .map_err(|e| e.to_string())?;
-            Ok(Command::Classify(ClassifyOptions { now_ms, limits }))
+            Ok(Command::Classify(options))
         }
-        "render" => {
-            opts.now = now;
-            opts.limits = limits;
-            Ok(Command::Render(opts))
-        }
+        "render" => render_flags(rest).map(Command::Render),
         "taxonomy" if rest.is_empty() => Ok(Command::Taxonomy),
         "taxonomy" => Err("taxonomy takes no arguments".into()),
         other => Err(format!(

@@ -3,7 +3,7 @@
 // JSON lines in, one JSON line out per input line, byte for byte what the Rust
 // and Python CLIs print.
 import {
-  checkRenderOptions, classifyJson, LIMIT_NAMES, McpErrorsError, renderJson, schema, taxonomy,
+  classifyJson, LIMIT_NAMES, McpErrorsError, renderJson, schema, taxonomy,
 } from './index.js';
 import type { Format, Limits, Profile, RenderOptions, SpecRevision, Target } from './types.js';
 
@@ -33,15 +33,33 @@ if (process.argv.includes('-h') || process.argv.includes('--help')) {
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/** A flag's JSON value. Whether it is JSON is the core's parser's call (as in every
+ * CLI): `JSON.parse` alone would take deeper nesting and lone surrogates. */
+function jsonFlag(flag: string, value: string): unknown {
+  try {
+    classifyJson(value, { now: null });
+    return JSON.parse(value);
+  } catch {
+    return usage(`${flag} must be JSON`);
+  }
+}
+
+/** The core's own check of a value, as a usage error. */
+function checkedByCore(check: () => unknown): void {
+  try {
+    check();
+  } catch (e) {
+    usage(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Any valid time: what checking a flag alone renders with. */
+const CHECK_TIME = '2000-01-01T00:00:00Z';
+
 /** `--limits` JSON (snake_case, as in every CLI) → the facade's limits; any mistake is a
  * usage error with the Rust CLI's words. */
 function parseLimits(value: string): Limits {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    usage('--limits must be JSON');
-  }
+  const parsed = jsonFlag('--limits', value);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) usage('"limits" must be a JSON object');
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(parsed as Record<string, unknown>)) {
@@ -53,14 +71,12 @@ function parseLimits(value: string): Limits {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) usage(`limit ${JSON.stringify(key)} must be a non-negative integer`);
     out[name] = v;
   }
-  try {
-    classifyJson('{}', { limits: out as Limits }); // the core checks the ranges
-  } catch (e) {
-    usage(e instanceof Error ? e.message : String(e));
-  }
+  checkedByCore(() => classifyJson('{}', { limits: out as Limits })); // the core checks the ranges
   return out as Limits;
 }
 
+/** Render's flags, each checked as it is read (in the order given, as every CLI does):
+ * a value the core would refuse for every line is a usage error, before any input. */
 function parseRenderOptions(args: string[]): RenderOptions {
   const o: RenderOptions = { now: null };
   for (let i = 0; i < args.length; i += 1) {
@@ -77,27 +93,24 @@ function parseRenderOptions(args: string[]): RenderOptions {
       i += 1;
       return v;
     };
+    let alone: RenderOptions;
     switch (flag) {
-      case '--profile': o.profile = value() as Profile; break;
-      case '--format': o.format = value() as Format; break;
-      case '--spec': o.spec = value() as SpecRevision; break;
-      case '--target': o.target = value() as Target; break;
-      case '--now': o.now = value(); break;
-      case '--id': o.errorId = value(); break;
-      case '--tool': o.toolName = value(); break;
-      case '--output-schema': o.outputSchema = value(); break;
-      case '--limits': o.limits = parseLimits(value()); break;
-      case '--extra-fields': {
-        const text = value();
-        try {
-          o.extraFields = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          usage('--extra-fields must be JSON');
-        }
+      case '--profile': alone = { profile: o.profile = value() as Profile }; break;
+      case '--format': alone = { format: o.format = value() as Format }; break;
+      case '--spec': alone = { spec: o.spec = value() as SpecRevision }; break;
+      case '--target': alone = { target: o.target = value() as Target }; break;
+      case '--now': alone = { now: o.now = value() }; break;
+      case '--id': alone = { errorId: o.errorId = value() }; break;
+      case '--tool': alone = { toolName: o.toolName = value() }; break;
+      case '--output-schema': alone = { outputSchema: o.outputSchema = value() }; break;
+      case '--limits': alone = { limits: o.limits = parseLimits(value()) }; break;
+      case '--extra-fields':
+        alone = { extraFields: o.extraFields = jsonFlag(flag, value()) as Record<string, unknown> };
         break;
-      }
       default: usage(`unknown argument ${JSON.stringify(flag)}`);
     }
+    // This flag alone, checked by rendering an empty error with it.
+    checkedByCore(() => renderJson('{}', { now: CHECK_TIME, ...alone }));
   }
   return o;
 }
@@ -126,29 +139,21 @@ function run(): void {
   if (command === 'classify') {
     let now: string | undefined;
     let limits: Limits | undefined;
+    // Each flag checked as it is read, as in the other CLIs.
     for (let i = 0; i < rest.length; i += 2) {
       const value = rest[i + 1];
       if (value === undefined) usage('classify takes only --now and --limits');
-      if (rest[i] === '--now') now = value;
-      else if (rest[i] === '--limits') limits = parseLimits(value);
+      if (rest[i] === '--now') {
+        now = value;
+        checkedByCore(() => classifyJson('{}', { now: value }));
+      } else if (rest[i] === '--limits') limits = parseLimits(value);
       else usage('classify takes only --now and --limits');
-    }
-    // The time is a usage error, as in the other CLIs: checked once, before any input.
-    try {
-      if (now !== undefined) classifyJson('{}', { now });
-    } catch (e) {
-      usage(e instanceof Error ? e.message : String(e));
     }
     handle = (line) => classifyJson(line, { now: now ?? null, limits });
   } else if (command === 'render') {
     const options = parseRenderOptions(rest);
-    try {
-      checkRenderOptions(options);
-      // The time too, as in the other CLIs: checked once, before any input.
-      if (options.now != null) renderJson('{}', { now: options.now });
-    } catch (e) {
-      usage(e instanceof Error ? e.message : String(e));
-    }
+    // Together, in case the core refuses a combination (with a time, as above).
+    checkedByCore(() => renderJson('{}', { ...options, now: options.now ?? CHECK_TIME }));
     handle = (line) => renderJson(line, options);
   } else {
     usage(`unknown command ${JSON.stringify(command)}`);

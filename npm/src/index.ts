@@ -44,11 +44,6 @@ function checked<T extends string>(label: keyof typeof NAMES, value: string | un
   return value as T;
 }
 
-/** Check every option name up front (the CLI reports these as usage errors). */
-export function checkRenderOptions(o: RenderOptions): void {
-  witOptions({ ...o, now: null });
-}
-
 /** Public options → the component's record. Conversion only. */
 function witOptions(o: RenderOptions = {}): Types.RenderOptions {
   const spec = SPECS[checked('spec revision', o.spec, '2025-11-25')];

@@ -90,3 +90,35 @@ def test_taxonomy_schema_and_usage_errors():
         assert out["python"].returncode == out["rust"].returncode == out["npm"].returncode == 2, args
         first = {k: v.stderr.splitlines()[0] for k, v in out.items()}
         assert first["python"] == first["rust"] == first["npm"], (args, first)
+
+
+def test_several_bad_flags_name_the_first_in_every_cli():
+    """Each flag is checked as it is read: the first bad one given is the one named,
+    and a value the core refuses for every line is a usage error before any input."""
+    bad_json = "{bad"
+    for args, first_line in (
+        (["render", "--format", "nope", "--profile", "nope"], 'mcp-errors: unknown format "nope"; expected one of: markdown, json, both'),
+        (["render", "--profile", "nope", "--format", "nope"], 'mcp-errors: unknown profile "nope"'),
+        (["render", "--now", "soon", "--profile", "nope"], 'mcp-errors: `now` is not an RFC 3339 time: "soon"'),
+        (["render", "--target", "nope", "--spec", "nope"], 'mcp-errors: unknown target "nope"'),
+        (["render", "--extra-fields", bad_json, "--profile", "nope"], "mcp-errors: --extra-fields must be JSON"),
+        (["render", "--profile", "nope", "--extra-fields", bad_json], 'mcp-errors: unknown profile "nope"'),
+        (["render", "--profile", "nope", "--limits", bad_json], 'mcp-errors: unknown profile "nope"'),
+        (["render", "--now", "soon", "--limits", bad_json], 'mcp-errors: `now` is not an RFC 3339 time: "soon"'),
+        (["render", "--profile", "nope", "--frob"], 'mcp-errors: unknown profile "nope"'),
+        (["render", "--output-schema", bad_json], "mcp-errors: output_schema: key must be a string at line 1 column 2"),
+        (["render", "--extra-fields", "[1]"], "mcp-errors: extra_fields must be a JSON object"),
+        (["render", "--limits", '{"max_depth": NaN}'], "mcp-errors: --limits must be JSON"),
+        (["render", "--extra-fields", '{"a":"\\ud800"}'], "mcp-errors: --extra-fields must be JSON"),
+        (["classify", "--now", "soon", "--limits", '{"max_depth":0}'], 'mcp-errors: `now` is not an RFC 3339 time: "soon"'),
+        (["classify", "--limits", '{"max_depth":0}', "--now", "soon"], 'mcp-errors: limit "max_depth" is 0; it must be from 1 to 32'),
+        (["classify", "--profile", "canonical"], "mcp-errors: classify takes only --now and --limits"),
+        (["classify", "--now"], "mcp-errors: classify takes only --now and --limits"),
+    ):
+        out = run_all(args, b'{"status":500}\n')
+        first = {k: v.stderr.decode().splitlines()[0] if v.stderr else "" for k, v in out.items()}
+        assert {k: v.returncode for k, v in out.items()} == {"python": 2, "rust": 2, "npm": 2}, (args, first)
+        assert all(v.stdout == b"" for v in out.values()), args
+        assert first["python"] == first["rust"] == first["npm"], (args, first)
+        assert first["rust"].startswith(first_line), (args, first["rust"])
+

@@ -51,16 +51,32 @@ def _utf8_error(line: bytes, e: UnicodeDecodeError) -> str:
     return f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
 
 
-def _limits(text: str) -> Any:
-    """`--limits` JSON, checked by the core; any mistake is a usage error."""
+# Any valid time: what checking a flag alone renders with.
+_CHECK_TIME = "2000-01-01T00:00:00Z"
+
+
+def _json_flag(flag: str, text: str) -> Any:
+    """A flag's JSON value. Whether it is JSON is the core's parser's call (as in every
+    CLI): `json.loads` alone would take NaN, deeper nesting and lone surrogates."""
     try:
-        limits = json.loads(text)
-    except ValueError:
-        _usage("--limits must be JSON")
+        classify_json(text)
+    except McpErrorsError:
+        _usage(f"{flag} must be JSON")
+    return json.loads(text)
+
+
+def _core_checks(call: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+    """The core's own check of a value (a call that must not fail), as a usage error."""
     try:
-        classify_json("{}", limits=limits)
+        call(*args, **kwargs)
     except McpErrorsError as e:
         _usage(e.message)
+
+
+def _limits(text: str) -> Any:
+    """`--limits` JSON, checked by the core; any mistake is a usage error."""
+    limits = _json_flag("--limits", text)
+    _core_checks(classify_json, "{}", limits=limits)
     return limits
 
 
@@ -92,20 +108,16 @@ def main(argv: list[str] | None = None) -> int:
         now = None
         limits = None
         i = 0
+        # Each flag checked as it is read, in the order given, as in the other CLIs.
         while i < len(rest):
             if rest[i] not in ("--now", "--limits") or i + 1 >= len(rest):
                 _usage("classify takes only --now and --limits")
             if rest[i] == "--now":
                 now = rest[i + 1]
+                _core_checks(classify_json, "{}", now=now)
             else:
                 limits = _limits(rest[i + 1])
             i += 2
-        if now is not None:
-            # The time is a usage error, as in the other CLIs: checked once, before any input.
-            try:
-                classify_json("{}", now=now)
-            except McpErrorsError as e:
-                _usage(e.message)
         handle = lambda line: classify_json(line, now=now, limits=limits)  # noqa: E731
     elif command == "render":
         options: dict[str, Any] = {"now": None}
@@ -120,21 +132,18 @@ def main(argv: list[str] | None = None) -> int:
                 _usage(f"unknown argument {json.dumps(flag, ensure_ascii=False)}")
             if i + 1 >= len(rest):
                 _usage(f"{flag} needs a value")
-            options[_FLAGS[flag]] = rest[i + 1]
+            value: Any = rest[i + 1]
+            if flag == "--limits":
+                value = _limits(value)
+            elif flag == "--extra-fields":
+                value = _json_flag(flag, value)
+            options[_FLAGS[flag]] = value
+            # Each flag checked as it is read, in the order given, as in the other CLIs:
+            # this one alone, by rendering an empty error with it.
+            _core_checks(render_json, "{}", **{"now": _CHECK_TIME, _FLAGS[flag]: value})
             i += 2
-        if "limits" in options:
-            options["limits"] = _limits(options["limits"])
-        if "extra_fields" in options:
-            try:
-                options["extra_fields"] = json.loads(options["extra_fields"])
-            except ValueError:
-                _usage("--extra-fields must be JSON")
-        # Option names and the time are usage errors, as in the other CLIs.
-        checked = {k: options.get(k) for k in ("profile", "format", "spec", "target")}
-        try:
-            render_json("{}", **checked, now=options["now"] or "2000-01-01T00:00:00Z")
-        except McpErrorsError as e:
-            _usage(e.message)
+        # Together, in case the core refuses a combination (with a time, as above).
+        _core_checks(render_json, "{}", **{**options, "now": options["now"] or _CHECK_TIME})
         handle = lambda line: render_json(line, **options)  # noqa: E731
     else:
         _usage(f"unknown command {json.dumps(command, ensure_ascii=False)}")
