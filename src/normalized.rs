@@ -125,7 +125,10 @@ impl Normalized {
         };
         let strings = |field: &str| match m.get(field) {
             None => Ok(Vec::new()),
-            Some(V::Array(items)) => items.iter().map(|s| string(field, s)).collect(),
+            Some(V::Array(items)) => items
+                .iter()
+                .map(|s| string(field, s).map_err(|_| wrong(field, "an array of strings")))
+                .collect(),
             Some(_) => Err(wrong(field, "an array of strings")),
         };
         let code = match required("code")? {

@@ -153,6 +153,7 @@ fn error_vectors() {
                 }
                 got
             }
+            Some("render-json") => render_json(&raw, &case["options"].to_string()),
             other => panic!("{}: unknown api {other:?}", name(case)),
         };
         let got = got.as_ref().map_err(|e| (e.kind(), e.detail()));

@@ -238,6 +238,9 @@ fn error_vectors_through_the_component() {
                     },
                 )
                 .expect("no trap"),
+            Some("render-json") => api
+                .call_render_json(&mut store, &raw(case), &case["options"].to_string())
+                .expect("no trap"),
             _ => {
                 // JSON options (an unknown profile is no typed option); typed
                 // options, when they parse, must fail the same way.

@@ -88,8 +88,6 @@ function witLimits(l: Limits | undefined): Types.Limits | undefined {
   return out;
 }
 
-const kebab = (s: string) => s.toLowerCase().replace(/_/g, '-');
-
 /** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
 export function classifyJson(raw: string, options: { now?: Date | string | null; limits?: Limits } = {}): string {
   return call((api) => api.classifyJson(raw, {
@@ -110,23 +108,38 @@ export function classify(err: unknown, hints?: Hints, options: { now?: Date | st
 
 /** Render a normalized error as the chosen profile, format, revision and target. */
 export function render(error: NormalizedError, options: RenderOptions = {}): unknown {
-  const record: Types.NormalizedError = {
-    code: kebab(error.code) as Types.ErrorCode,
-    category: error.category as Types.Category,
-    retryable: Boolean(error.retryable),
-    retryAfterMs: error.retry_after_ms === undefined ? undefined : BigInt(Math.max(0, Math.trunc(error.retry_after_ms))),
-    httpStatus: error.http_status,
-    message: String(error.message ?? ''),
-    tool: error.tool,
-    appCode: error.app_code,
-    appType: error.app_type,
-    expected: Boolean(error.expected),
-    details: error.details === undefined ? undefined : JSON.stringify(error.details),
-    suggestions: error.suggestions ?? [],
-    evidence: error.evidence ?? [],
-    original: error.original === undefined ? undefined : JSON.stringify(error.original),
-  };
-  return JSON.parse(call((api) => api.render(record, witOptions(options))));
+  // As canonical JSON text: the core reads and checks it (a wrong field is a typed error,
+  // with the same words in every host), no second copy of its rules here.
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(error);
+  } catch (e) {
+    throw new McpErrorsError('invalid_input', `not a normalized error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (text === undefined) throw new McpErrorsError('invalid_input', 'not a normalized error: expected an object');
+  const json = text;
+  return JSON.parse(call((api) => api.renderJson(json, jsonOptions(options))));
+}
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Public options → the core's JSON options (`RenderOptions::from_json`), after the same
+ * checks as the typed path. Conversion only. */
+function jsonOptions(o: RenderOptions): string {
+  const w = witOptions(o);
+  return JSON.stringify({
+    profile: w.profile,
+    format: w.format,
+    spec: checked('spec revision', o.spec, '2025-11-25'),
+    target: w.target,
+    tool_name: w.toolName,
+    now: w.now,
+    error_id: w.errorId,
+    output_schema: w.outputSchema,
+    extra_fields: w.extraFields,
+    mask: w.mask,
+    limits: w.limits && Object.fromEntries(Object.entries(w.limits).map(([k, v]) => [snake(k), v])),
+  });
 }
 
 /** The minimal valid error result used when the error itself could not be normalized. */

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { classifyJson, renderJson, McpErrorsError } from '../dist/index.js';
+import { classifyJson, render, renderJson, McpErrorsError } from '../dist/index.js';
+import { call } from '../dist/engine.js';
 
 const vectors = (file) =>
   JSON.parse(readFileSync(new URL(`../../tests/vectors/${file}`, import.meta.url), 'utf8')).cases;
@@ -50,11 +51,34 @@ test('render vectors', () => {
   }
 });
 
+test('render of a normalized error: the render vectors, classified first', () => {
+  for (const c of vectors('render.json')) {
+    const normalized = JSON.parse(classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) }));
+    assert.deepEqual(render(normalized, renderOptions(c.options)), c.expected, c.name);
+  }
+});
+
+test('render of a normalized error: a wrong field is the core\'s typed error', () => {
+  const normalized = JSON.parse(classifyJson('{"status":404}', { now: null }));
+  assert.throws(() => render({ ...normalized, retryable: 'no' }), (e) => {
+    assert.ok(e instanceof McpErrorsError);
+    assert.equal(e.kind, 'invalid_input');
+    assert.equal(e.message, 'not a normalized error: `retryable` must be a boolean');
+    return true;
+  });
+  const cyclic = { ...normalized };
+  cyclic.details = { self: cyclic };
+  assert.throws(() => render(cyclic), (e) => e instanceof McpErrorsError && e.kind === 'invalid_input');
+});
+
 test('error vectors: typed errors, never a crash', () => {
   for (const c of vectors('errors.json')) {
-    const run = () => (c.api === 'classify'
-      ? classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) })
-      : renderJson(raw(c), renderOptions(c.options)));
+    const run = () => {
+      if (c.api === 'classify') return classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) });
+      // render-json's text as given (the facade's `render` takes an object).
+      if (c.api === 'render-json') return call((api) => api.renderJson(raw(c), JSON.stringify(c.options)));
+      return renderJson(raw(c), renderOptions(c.options));
+    };
     assert.throws(run, (e) => {
       assert.ok(e instanceof McpErrorsError, c.name);
       assert.equal(e.kind, c.expected_error.kind, c.name);

@@ -1,10 +1,13 @@
 """The shared vectors (tests/vectors/*.json) through the Python package: the
 same bytes as the Rust core, the wasmtime harness and the npm package."""
 
+import json
+
 import pytest
 
 from conftest import cases, expected, raw, render_kwargs
 from mcp_errors import McpErrorsError, classify_json, render, render_json
+from mcp_errors._engine import ENGINE
 
 
 def test_classify_vectors():
@@ -22,8 +25,6 @@ def test_render_vectors():
 
 
 def test_render_of_a_normalized_error():
-    import json
-
     for c in cases("render.json"):
         normalized = json.loads(classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits")))
         assert render(normalized, **render_kwargs(c["options"])) == c["expected"], c["name"]
@@ -34,6 +35,9 @@ def test_error_vectors(c):
     with pytest.raises(McpErrorsError) as info:
         if c["api"] == "classify":
             classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"))
+        elif c["api"] == "render-json":
+            # The text as given (`render` takes a mapping).
+            ENGINE.call("render-json", raw(c), json.dumps(c["options"]))
         else:
             render_json(raw(c), **render_kwargs(c["options"]))
     assert (info.value.kind, info.value.message) == (c["expected_error"]["kind"], c["expected_error"]["message"])
