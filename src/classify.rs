@@ -291,7 +291,12 @@ fn is_wrapper_message(m: &str) -> bool {
     if l.starts_with("[{") || l.starts_with("[\n") {
         return true;
     }
-    if let Some((count, rest)) = l.split_once(' ') {
+    // A count first (as `u32` parses it: a digit or `+`), else no search for the space.
+    let counted = l
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'+');
+    if let Some((count, rest)) = counted.then(|| l.split_once(' ')).flatten() {
         let head = rest.as_bytes().get(..16);
         if count.parse::<u32>().is_ok()
             && head.is_some_and(|h| h.eq_ignore_ascii_case(b"validation error"))

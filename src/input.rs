@@ -43,6 +43,7 @@ pub(crate) struct Map<'a> {
 }
 
 /// A key's bit in [`Map::keys`], from its length and its first and last bytes.
+#[inline(always)]
 fn key_bit(key: &str) -> u64 {
     let b = key.as_bytes();
     let (first, last) = match b {

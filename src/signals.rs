@@ -971,9 +971,9 @@ fn read_name(
         }
         None => {}
     }
-    if last.contains("SSLCertVerificationError")
-        || (last.contains("SSLError") && is_tls_message(message))
-    {
+    // `text::find`, not `str::contains`: no two-way searcher set up per call.
+    let has = |word: &str| crate::text::find(last, word).is_some();
+    if has("SSLCertVerificationError") || (has("SSLError") && is_tls_message(message)) {
         g.tls
             .get_or_insert_with(|| ev(format_args!("tls certificate {last}")));
     }
