@@ -161,6 +161,8 @@ pub(crate) fn classify_unsanitized(
 
     let mut g = Gathered {
         quiet: !evidence,
+        // A typical error gathers five to ten: no growing on the way.
+        candidates: Vec::with_capacity(12),
         ..Gathered::default()
     };
     walk(root, opts, &mut g);
@@ -243,7 +245,7 @@ pub(crate) fn classify_unsanitized(
 /// Walk the error, its causes and its members, breadth first and bounded.
 fn walk(root: &Map<'_>, opts: &ClassifyOptions, g: &mut Gathered) {
     let mut queue: std::collections::VecDeque<(&Map<'_>, usize, String)> =
-        std::collections::VecDeque::new();
+        std::collections::VecDeque::with_capacity(4);
     queue.push_back((root, 0, String::new()));
     let mut seen = 0usize;
     while let Some((node, depth, path)) = queue.pop_front() {

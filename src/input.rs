@@ -334,7 +334,9 @@ impl<'a> Parser<'a> {
             i: 0,
             depth: 0,
             items: Vec::new(),
-            members: Vec::new(),
+            // An error's objects hold a few members each, nested a level or
+            // two: room for all of them at once.
+            members: Vec::with_capacity(16),
         }
     }
 

@@ -107,16 +107,17 @@ impl<'a> From<Obj<'a>> for J<'a> {
 }
 
 impl J<'_> {
-    /// Compact text, as `serde_json::to_string`.
+    /// Compact text, as `serde_json::to_string`. (A rendered result is
+    /// usually under 1 KiB: one allocation.)
     pub(crate) fn compact(&self) -> String {
-        let mut out = String::with_capacity(256);
+        let mut out = String::with_capacity(1024);
         write(self, &mut out, None);
         out
     }
 
     /// Pretty text (two spaces), as `serde_json::to_string_pretty`.
     pub(crate) fn pretty(&self) -> String {
-        let mut out = String::with_capacity(256);
+        let mut out = String::with_capacity(1024);
         write(self, &mut out, Some(0));
         out
     }
