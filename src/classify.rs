@@ -8,6 +8,7 @@
 //! the `evidence`.
 
 use crate::input::{Map, Value};
+use crate::text::TrimFast;
 
 use crate::normalized::Normalized;
 use crate::signals::{self, Field, Strength};
@@ -286,7 +287,7 @@ fn join(path: &str, step: &str) -> String {
 
 /// Messages that say nothing beyond "something under me failed".
 fn is_wrapper_message(m: &str) -> bool {
-    let l = m.trim();
+    let l = m.trim_fast();
     // A serialized list of issues (zod's own message) or pydantic's multi-line
     // report ("1 validation error for Weather\ncity\n  Field required …") says
     // less than the one-line summary of its issues.
@@ -315,7 +316,7 @@ fn is_wrapper_message(m: &str) -> bool {
 
 fn text_of(node: &Map<'_>, key: &str) -> Option<String> {
     match node.field(key)? {
-        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Value::String(s) if !s.trim_fast().is_empty() => Some(s.trim_fast().to_string()),
         _ => None,
     }
 }
@@ -339,8 +340,8 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
         for _ in 0..MAX_DEPTH {
             let next = match node.field("cause") {
                 Some(Value::Object(c)) => c,
-                Some(Value::String(s)) if !s.trim().is_empty() => {
-                    message = join_message(&message, s.trim());
+                Some(Value::String(s)) if !s.trim_fast().is_empty() => {
+                    message = join_message(&message, s.trim_fast());
                     break;
                 }
                 _ => match node.field("errors") {
@@ -360,7 +361,7 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
             node = next;
         }
     }
-    if message.trim().is_empty() {
+    if message.trim_fast().is_empty() {
         fallback.to_string()
     } else {
         message
@@ -368,10 +369,10 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
 }
 
 fn join_message(outer: &str, inner: &str) -> String {
-    if outer.trim().is_empty() {
+    if outer.trim_fast().is_empty() {
         inner.to_string()
     } else {
-        [outer.trim(), ": ", inner].concat()
+        [outer.trim_fast(), ": ", inner].concat()
     }
 }
 
@@ -401,7 +402,7 @@ fn collect_details(root: &Map<'_>) -> Option<serde_json::Map<String, serde_json:
 
 /// Parse a `Retry-After` value: delay seconds or an HTTP-date (needs `now`).
 pub(crate) fn parse_retry_after(v: &str, now_ms: Option<i64>) -> Option<u64> {
-    let v = v.trim();
+    let v = v.trim_fast();
     if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
         return crate::signals::parse_decimal(v, 3).map(|ms| ms.min(u64::MAX / 2));
     }

@@ -5,6 +5,7 @@
 //! an exception class name, which beats a bare HTTP status, which beats a guess
 //! from the message text.
 
+use crate::text::TrimFast;
 use std::borrow::Cow;
 
 use crate::input::{Map, Value};
@@ -516,7 +517,7 @@ fn as_i64(v: &Value) -> Option<i64> {
                 .map(|f| f as i64)
         }),
         Value::String(s) => {
-            let t = s.trim();
+            let t = s.trim_fast();
             if !t.is_empty()
                 && t.len() <= 6
                 && t.trim_start_matches('-')
@@ -598,7 +599,7 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
         .iter()
         .find(|(k, _)| k == name)
-        .map(|(_, v)| v.trim())
+        .map(|(_, v)| v.trim_fast())
 }
 
 /// The body: a JSON value, or a string that holds JSON (parsed, borrowing
@@ -719,7 +720,7 @@ pub(crate) fn read_node(
     }
 
     // Class name.
-    let name = str_of(node, "name").map(str::trim).unwrap_or("");
+    let name = str_of(node, "name").map(|s| s.trim_fast()).unwrap_or("");
     if !name.is_empty() {
         read_name(name, node, depth, &ev, g);
     }
@@ -813,7 +814,7 @@ fn read_headers(
     if let Some(v) =
         header(headers, "x-ratelimit-remaining").or_else(|| header(headers, "ratelimit-remaining"))
     {
-        if v.trim() == "0" && matches!(status, None | Some(403) | Some(429)) {
+        if v.trim_fast() == "0" && matches!(status, None | Some(403) | Some(429)) {
             g.push(
                 RateLimited,
                 RATELIMIT_HEADER,
@@ -865,7 +866,7 @@ fn read_code(
 ) {
     match code {
         Value::String(s) => {
-            let s = s.trim();
+            let s = s.trim_fast();
             if let Some(c) = Code::from_name(s) {
                 let strength = if c == Unknown { GENERIC } else { EXPLICIT };
                 g.push(c, strength, depth, ev(format_args!("code {s}")));
@@ -956,7 +957,7 @@ fn read_name(
                 NetworkError,
                 WRAPPER,
                 depth,
-                ev(format_args!("name {name} ({})", message.trim())),
+                ev(format_args!("name {name} ({})", message.trim_fast())),
             );
         }
         Some((code, strength)) => {
@@ -991,7 +992,7 @@ pub(crate) const NETWORK_MESSAGES: &[&str] = &[
 
 /// Whether the whole message (trimmed, any case) is one of [`NETWORK_MESSAGES`].
 pub(crate) fn is_network_message(m: &str) -> bool {
-    let m = m.trim();
+    let m = m.trim_fast();
     NETWORK_MESSAGES.iter().any(|w| m.eq_ignore_ascii_case(w))
 }
 
@@ -1016,13 +1017,13 @@ fn read_message(
     ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
     g: &mut Gathered,
 ) {
-    let m = m.trim();
+    let m = m.trim_fast();
     // "MCP error -32001: Request timed out"
     if let Some(rest) = m.strip_prefix("MCP error ") {
         if let Some(n) = rest
             .split(':')
             .next()
-            .and_then(|n| n.trim().parse::<i64>().ok())
+            .and_then(|n| n.trim_fast().parse::<i64>().ok())
         {
             if let Some(c) = from_jsonrpc(n) {
                 g.push(
@@ -1085,7 +1086,7 @@ fn read_message(
         let n = rest
             .split(']')
             .next()
-            .and_then(|n| n.trim().parse::<i64>().ok());
+            .and_then(|n| n.trim_fast().parse::<i64>().ok());
         if let Some(name) = n
             .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n.abs()))
             .map(|(_, s)| *s)
@@ -1327,7 +1328,7 @@ fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<Stri
     let parts: Vec<String> = items
         .iter()
         .filter_map(|item| {
-            let msg = item.get(msg_key)?.as_str()?.trim();
+            let msg = item.get(msg_key)?.as_str()?.trim_fast();
             let path = match item.get(path_key) {
                 Some(Value::Array(p)) => p
                     .iter()
@@ -1360,7 +1361,7 @@ fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<Stri
 
 fn set_body_message(g: &mut Gathered, m: Option<&str>) {
     if g.body_message.is_none() {
-        if let Some(m) = m.map(str::trim).filter(|m| !m.is_empty()) {
+        if let Some(m) = m.map(|s| s.trim_fast()).filter(|m| !m.is_empty()) {
             g.body_message = Some(m.to_string());
         }
     }
@@ -1466,7 +1467,7 @@ fn read_body_error(
 fn parse_duration(v: &Value) -> Option<u64> {
     match v {
         Value::String(s) => {
-            let secs = s.trim().strip_suffix('s')?;
+            let secs = s.trim_fast().strip_suffix('s')?;
             // Nanosecond precision at most: round the milliseconds.
             let ms = parse_decimal(secs, 4)?;
             Some(ms / 10 + u64::from(ms % 10 >= 5))
@@ -1493,7 +1494,7 @@ pub(crate) struct Hints {
 pub(crate) fn hints(root: &Map<'_>) -> Hints {
     fn text(v: Option<&Value>) -> Option<String> {
         match v? {
-            Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+            Value::String(s) if !s.trim_fast().is_empty() => Some(s.trim_fast().to_string()),
             Value::Number(n) => Some(n.to_string()),
             _ => None,
         }
