@@ -998,11 +998,7 @@ pub(crate) fn is_network_message(m: &str) -> bool {
 
 fn is_tls_message(m: &str) -> bool {
     // Every phrase names a certificate or a hostname: most messages stop here.
-    let mentions = |word: &[u8]| {
-        m.as_bytes()
-            .windows(word.len())
-            .any(|w| w.eq_ignore_ascii_case(word))
-    };
+    let mentions = |word: &[u8]| crate::text::contains_ignore_ascii_case(m.as_bytes(), word);
     if !mentions(b"certificate") && !mentions(b"hostname") {
         return false;
     }

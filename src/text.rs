@@ -80,6 +80,31 @@ fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
     find_by_words(s, from, flags, |c| c == b)
 }
 
+/// Whether `hay` contains `word` (lowercase ASCII) in any ASCII case: the
+/// bytes that are the word's first letter in either case, eight at a time
+/// (setting bit 5 folds the case of a letter and makes nothing else one),
+/// then a comparison.
+pub(crate) fn contains_ignore_ascii_case(hay: &[u8], word: &[u8]) -> bool {
+    let Some(&first) = word.first() else {
+        return true;
+    };
+    let Some(last) = hay.len().checked_sub(word.len()) else {
+        return false;
+    };
+    let flags = |x: u64| {
+        let y = (x | (ONES * 0x20)) ^ (ONES * u64::from(first));
+        y.wrapping_sub(ONES) & !y & HIGH
+    };
+    let mut from = 0;
+    while let Some(at) = find_by_words(&hay[..=last], from, flags, |c| c | 0x20 == first) {
+        if hay[at..at + word.len()].eq_ignore_ascii_case(word) {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
+
 /// Whether `hay` contains `needle`.
 pub(crate) fn contains(hay: &str, needle: &str) -> bool {
     find(hay, needle).is_some()
@@ -137,6 +162,18 @@ mod tests {
         #[test]
         fn trims_what_the_standard_library_trims(s in "[ \t\n\r\x0b\x0c\x1c\u{85}\u{a0}\u{2003}\u{3000}aé!~]{0,12}") {
             prop_assert_eq!(s.trim_fast(), s.trim());
+        }
+
+        /// The case-folding search answers as a plain scan of every window.
+        #[test]
+        fn finds_words_in_any_case(
+            hay in "[cCeErRtThH\\x03\\x23\\x43\\x63é ]{0,40}",
+            word in prop::sample::select(vec!["certificate", "hostname", "c", "ch", "cert"]),
+        ) {
+            let plain = hay.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+            prop_assert_eq!(contains_ignore_ascii_case(hay.as_bytes(), word.as_bytes()), plain);
+            let planted = format!("{hay}{}{hay}", word.to_ascii_uppercase());
+            prop_assert!(contains_ignore_ascii_case(planted.as_bytes(), word.as_bytes()));
         }
 
         /// The word-at-a-time byte search finds what `str::find` finds.
