@@ -104,9 +104,14 @@ function parseRenderOptions(args: string[]): RenderOptions {
       case '--tool': alone = { toolName: o.toolName = value() }; break;
       case '--output-schema': alone = { outputSchema: o.outputSchema = value() }; break;
       case '--limits': alone = { limits: o.limits = parseLimits(value()) }; break;
-      case '--extra-fields':
-        alone = { extraFields: o.extraFields = jsonFlag(flag, value()) as Record<string, unknown> };
+      case '--extra-fields': {
+        // Passed on as text, as the other CLIs do: `JSON.parse` would round
+        // integers past 2^53.
+        const text = value();
+        jsonFlag(flag, text);
+        alone = { extraFields: o.extraFields = text };
         break;
+      }
       default: usage(`unknown argument ${JSON.stringify(flag)}`);
     }
     // This flag alone, checked by rendering an empty error with it.

@@ -57,7 +57,8 @@ function witOptions(o: RenderOptions = {}): Types.RenderOptions {
     errorId: o.errorId,
     outputSchema: o.outputSchema === undefined ? undefined
       : typeof o.outputSchema === 'string' ? o.outputSchema : JSON.stringify(o.outputSchema),
-    extraFields: o.extraFields === undefined ? undefined : JSON.stringify(o.extraFields),
+    extraFields: o.extraFields === undefined ? undefined
+      : typeof o.extraFields === 'string' ? o.extraFields : JSON.stringify(o.extraFields),
     mask: o.mask ?? false,
     limits: witLimits(o.limits),
   };

@@ -55,8 +55,9 @@ export interface RenderOptions {
   errorId?: string;
   /** The tool's declared `outputSchema`: no `structuredContent` that breaks it is emitted. */
   outputSchema?: Record<string, unknown> | string;
-  /** Fields added at the top level of the profile object (e.g. `{ metrics_available: false }`). */
-  extraFields?: Record<string, unknown>;
+  /** Fields added at the top level of the profile object (e.g. `{ metrics_available: false }`),
+   * as an object or as JSON text (text keeps integers past 2^53 exact). */
+  extraFields?: Record<string, unknown> | string;
   /** Mask unexpected errors (show the code's documentation line, no details). */
   mask?: boolean;
   /** Bounds on the message, details, original and the whole output (absent = the defaults). */

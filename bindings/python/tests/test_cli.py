@@ -46,7 +46,15 @@ def test_render_parity_for_every_render_vector():
             args += ["--mask"] if k == "mask" else [FLAGS[k], v if isinstance(v, str) else json.dumps(v)]
         out = run_all(args, (json.dumps(c["input"]) + "\n").encode())
         want = (json.dumps(c["expected"], ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-        assert out["python"].stdout == out["rust"].stdout == want, c["name"]
+        assert out["python"].stdout == out["rust"].stdout == out["npm"].stdout == want, c["name"]
+
+
+def test_extra_fields_keep_big_integers_in_every_cli():
+    args = ["render", "--profile", "tool-error-v1", "--now", "2025-10-27T14:32:15Z",
+            "--extra-fields", '{"id":12345678901234567890,"ratio":0.1,"neg":-9223372036854775809}']
+    out = run_all(args, b'{"status":500}\n')
+    assert out["python"].stdout == out["rust"].stdout == out["npm"].stdout, {k: v.stdout for k, v in out.items()}
+    assert b'"id":12345678901234567890' in out["rust"].stdout
 
 
 def test_classify_limits_parity():
