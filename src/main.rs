@@ -93,34 +93,36 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
             .get(i + 1)
             .cloned()
             .ok_or_else(|| format!("{flag} needs a value"))?;
-        // This flag alone, checked by rendering an empty error with it.
+        if flag == "--extra-fields" {
+            mcp_errors::parse_json(&v).map_err(|_| "--extra-fields must be JSON".to_string())?;
+        }
+        // The flag's value, set on the options and on an empty set of them:
+        // this flag alone is checked by rendering an empty error with it.
+        let set = |o: &mut RenderOptions| -> Result<(), String> {
+            let v = v.clone();
+            match flag {
+                "--profile" => o.profile = Profile::from_name(&v).map_err(detail)?,
+                "--format" => o.format = Format::from_name(&v).map_err(detail)?,
+                "--spec" => o.spec = SpecRevision::from_name(&v).map_err(detail)?,
+                "--target" => o.target = Target::from_name(&v).map_err(detail)?,
+                "--now" => {
+                    parse_now(&v).map_err(detail)?;
+                    o.now = Some(v);
+                }
+                "--id" => o.error_id = Some(v),
+                "--tool" => o.tool_name = Some(v),
+                "--output-schema" => o.output_schema = Some(v),
+                "--extra-fields" => o.extra_fields = Some(v),
+                _ => o.limits = limits_flag(&v)?,
+            }
+            Ok(())
+        };
         let mut alone = RenderOptions {
             now: Some(CHECK_TIME.into()),
             ..RenderOptions::default()
         };
-        match flag {
-            "--profile" => opts.profile = Profile::from_name(&v).map_err(detail)?,
-            "--format" => opts.format = Format::from_name(&v).map_err(detail)?,
-            "--spec" => opts.spec = SpecRevision::from_name(&v).map_err(detail)?,
-            "--target" => opts.target = Target::from_name(&v).map_err(detail)?,
-            "--now" => {
-                parse_now(&v).map_err(detail)?;
-                opts.now = Some(v);
-            }
-            "--id" => opts.error_id = Some(v),
-            "--tool" => opts.tool_name = Some(v),
-            "--output-schema" => {
-                alone.output_schema = Some(v.clone());
-                opts.output_schema = Some(v);
-            }
-            "--extra-fields" => {
-                mcp_errors::parse_json(&v)
-                    .map_err(|_| "--extra-fields must be JSON".to_string())?;
-                alone.extra_fields = Some(v.clone());
-                opts.extra_fields = Some(v);
-            }
-            _ => opts.limits = limits_flag(&v)?,
-        }
+        set(&mut alone)?;
+        set(&mut opts)?;
         classify_render("{}", &alone).map_err(detail)?;
         i += 2;
     }
