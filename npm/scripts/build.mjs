@@ -59,7 +59,21 @@ const encodeInto = `function ${fn}(${str},${realloc},${memory}){if("string"!=typ
   + `if($r.read===$n)return ${len}=$n,$p;`
   + `const $c=3*$n;$p=${realloc}($p,$n,1,$c);$r=${encoder}.encodeInto(${str},new Uint8Array(${memory}.buffer,$p,$c));`
   + `return $p=${realloc}($p,$c,1,$r.written),${len}=$r.written,$p}`;
-writeFileSync(js, source.replace(encodeCopy, () => encodeInto));
+// The glue reads memory through a cached `DataView`, checking on every read
+// and write that it still views the memory's current buffer: a
+// `WebAssembly.Memory.prototype.buffer` call each time, 5 % of a Node call.
+// Growing the memory detaches the old buffer, whose length then reads 0: the
+// same check, without the call.
+const dataView = /const (\w+)=(\w+)=>(\w+)\.buffer===\2\.buffer\?\3:\3=new DataView\(\2\.buffer\);/g;
+const views = [...source.matchAll(dataView)];
+if (views.length !== 1) {
+  console.error(`build: expected jco's DataView helper once in the glue, found it ${views.length} times; see scripts/build.mjs`);
+  process.exit(1);
+}
+const [, helper, mem, view] = views[0];
+writeFileSync(js, source
+  .replace(encodeCopy, () => encodeInto)
+  .replace(dataView, () => `const ${helper}=${mem}=>0!==${view}.buffer.byteLength?${view}:${view}=new DataView(${mem}.buffer);`));
 
 execFileSync(bin('tsc'), ['-p', join(here, 'tsconfig.json')], { stdio: 'inherit' });
 

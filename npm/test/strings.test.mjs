@@ -10,6 +10,17 @@ test('the glue encodes strings into wasm memory (the build rewrote it)', () => {
   const glue = readFileSync(new URL('../dist/generated/mcp-errors.js', import.meta.url), 'utf8');
   assert.ok(glue.includes('.encodeInto('));
   assert.ok(!/\.encode\(/.test(glue), 'no string is encoded into a fresh array first');
+  assert.ok(glue.includes('.buffer.byteLength?'), 'the DataView is checked without reading Memory.buffer');
+});
+
+test('results are read right after the memory grew (a stale view would throw)', () => {
+  // Each big input grows the memory during the call; the result is then read
+  // through the glue's DataView.
+  for (let size = 1 << 16; size <= 1 << 22; size *= 2) {
+    const out = JSON.parse(classifyJson(JSON.stringify({ message: 'm', details: { blob: 'é'.repeat(size) } }), { now: null }));
+    assert.equal(out.message, 'm');
+    assert.equal(JSON.parse(classifyJson('{"status":503}', { now: null })).code, 'UNAVAILABLE');
+  }
 });
 
 /** The message the component read, after a JSON round trip of the raw error. */
