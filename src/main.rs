@@ -54,9 +54,13 @@ fn detail(err: Error) -> String {
     err.detail().to_string()
 }
 
+/// A flag's JSON value, or the usage error every CLI gives when it is not JSON.
+fn json_flag(flag: &str, v: &str) -> Result<serde_json::Value, String> {
+    mcp_errors::parse_json(v).map_err(|_| format!("{flag} must be JSON"))
+}
+
 fn limits_flag(v: &str) -> Result<Limits, String> {
-    let v = mcp_errors::parse_json(v).map_err(|_| "--limits must be JSON".to_string())?;
-    Limits::from_json_value(&v).map_err(detail)
+    Limits::from_json_value(&json_flag("--limits", v)?).map_err(detail)
 }
 
 /// Render's flags, each checked by the core as it is read (a value the core
@@ -94,7 +98,7 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
             .cloned()
             .ok_or_else(|| format!("{flag} needs a value"))?;
         if flag == "--extra-fields" {
-            mcp_errors::parse_json(&v).map_err(|_| "--extra-fields must be JSON".to_string())?;
+            json_flag(flag, &v)?;
         }
         // The flag's value, set on the options and on an empty set of them:
         // this flag alone is checked by rendering an empty error with it.
@@ -142,9 +146,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
     let (cmd, rest) = args.split_first().ok_or("missing command")?;
     if cmd == "schema" {
         return match rest {
-            [p] => Profile::from_name(p)
-                .map(Command::Schema)
-                .map_err(|e| e.detail().to_string()),
+            [p] => Profile::from_name(p).map(Command::Schema).map_err(detail),
             _ => Err("schema takes one profile name".into()),
         };
     }
