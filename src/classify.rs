@@ -7,6 +7,8 @@
 //! agree with it, and what decided retryability and the retry delay, become
 //! the `evidence`.
 
+use std::borrow::Cow;
+
 use crate::input::{Map, Value};
 use crate::text::TrimFast;
 
@@ -182,43 +184,49 @@ pub(crate) fn classify_unsanitized(
     let code = winner.as_ref().map_or(Code::Unknown, |c| c.code);
     let info = code.info();
 
+    // Without evidence (`quiet`) the lines are empty: none is gathered.
+    let quiet = g.quiet;
     let mut evidence: Vec<String> = Vec::new();
-    let mut agreeing: Vec<&Candidate> = g.candidates.iter().filter(|c| c.code == code).collect();
-    agreeing.sort_by(|a, b| {
-        b.strength
-            .cmp(&a.strength)
-            .then(a.depth.cmp(&b.depth))
-            .then(a.order.cmp(&b.order))
-    });
-    for c in agreeing {
-        if !evidence.contains(&c.evidence) && evidence.len() < 6 {
-            evidence.push(c.evidence.clone());
+    if !quiet {
+        let mut agreeing: Vec<&Candidate> =
+            g.candidates.iter().filter(|c| c.code == code).collect();
+        agreeing.sort_by(|a, b| {
+            b.strength
+                .cmp(&a.strength)
+                .then(a.depth.cmp(&b.depth))
+                .then(a.order.cmp(&b.order))
+        });
+        for c in agreeing {
+            if !evidence.contains(&c.evidence) && evidence.len() < 6 {
+                evidence.push(c.evidence.clone());
+            }
         }
-    }
-    if evidence.is_empty() {
-        evidence.push("no signal".into());
+        if evidence.is_empty() {
+            evidence.push("no signal".into());
+        }
     }
 
     let mut retryable = info.retryable;
     if let Some(tls) = &g.tls {
         if code == Code::NetworkError {
             retryable = false;
-            if !evidence.contains(tls) {
+            if !quiet && !evidence.contains(tls) {
                 evidence.push(tls.clone());
             }
         }
     }
     if let Some((verdict, ev, _)) = &g.retry_verdict {
         retryable = *verdict;
-        evidence.push(ev.clone());
+        if !quiet {
+            evidence.push(ev.clone());
+        }
     }
     let retry_after_ms = g.retry_after.as_ref().map(|(ms, ev)| {
-        evidence.push(ev.clone());
+        if !quiet {
+            evidence.push(ev.clone());
+        }
         *ms
     });
-    if g.quiet {
-        evidence.clear();
-    }
 
     let hints = signals::hints(root);
     let message = compose_message(root, &g, info.doc);
@@ -245,9 +253,9 @@ pub(crate) fn classify_unsanitized(
 
 /// Walk the error, its causes and its members, breadth first and bounded.
 fn walk(root: &Map<'_>, opts: &ClassifyOptions, g: &mut Gathered) {
-    let mut queue: std::collections::VecDeque<(&Map<'_>, usize, String)> =
+    let mut queue: std::collections::VecDeque<(&Map<'_>, usize, Cow<'static, str>)> =
         std::collections::VecDeque::with_capacity(4);
-    queue.push_back((root, 0, String::new()));
+    queue.push_back((root, 0, Cow::Borrowed("")));
     let mut seen = 0usize;
     while let Some((node, depth, path)) = queue.pop_front() {
         seen += 1;
@@ -259,29 +267,37 @@ fn walk(root: &Map<'_>, opts: &ClassifyOptions, g: &mut Gathered) {
             continue;
         }
         if let Some(Value::Object(cause)) = node.field("cause") {
-            queue.push_back((cause, depth + 1, join(&path, "cause")));
+            queue.push_back((cause, depth + 1, join(&path, Cow::Borrowed("cause"))));
         } else if let Some(Value::String(s)) = node.field("cause") {
             // A cause given as bare text (e.g. Python's str(exc.__cause__)):
             // read it as a message-only error.
             let text_node = Map::single("message", Value::String(s.clone()));
             seen += 1;
-            signals::read_node(&text_node, depth + 1, &join(&path, "cause"), opts, g);
+            signals::read_node(
+                &text_node,
+                depth + 1,
+                &join(&path, Cow::Borrowed("cause")),
+                opts,
+                g,
+            );
         }
         if let Some(Value::Array(members)) = node.field("errors") {
             for (i, m) in members.iter().enumerate().take(MAX_NODES) {
                 if let Value::Object(member) = m {
-                    queue.push_back((member, depth + 1, join(&path, &format!("errors[{i}]"))));
+                    let step = format!("errors[{i}]");
+                    queue.push_back((member, depth + 1, join(&path, Cow::Owned(step))));
                 }
             }
         }
     }
 }
 
-fn join(path: &str, step: &str) -> String {
+/// The path of a step below `path`: the step itself (no copy) at the root.
+fn join(path: &str, step: Cow<'static, str>) -> Cow<'static, str> {
     if path.is_empty() {
-        step.to_string()
+        step
     } else {
-        [path, ".", step].concat()
+        Cow::Owned([path, ".", &step].concat())
     }
 }
 

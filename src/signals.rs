@@ -149,7 +149,7 @@ static TLS_CODES: &[&str] = &[
 
 /// TLS failures in message text. Every phrase contains `certificate` or
 /// `hostname`: `is_tls_message` checks for those first.
-static TLS_MESSAGES: &[&str] = &[
+const TLS_MESSAGES: [&str; 9] = [
     "certificate_verify_failed",
     "certificate verify failed",
     "certificate has expired",
@@ -997,14 +997,45 @@ pub(crate) fn is_network_message(m: &str) -> bool {
 }
 
 fn is_tls_message(m: &str) -> bool {
-    // Every phrase names a certificate or a hostname: most messages stop here.
-    let mentions = |word: &[u8]| crate::text::contains_ignore_ascii_case(m.as_bytes(), word);
-    if !mentions(b"certificate") && !mentions(b"hostname") {
-        return false;
-    }
-    let l = m.to_ascii_lowercase();
-    TLS_MESSAGES.iter().any(|p| crate::text::contains(&l, p))
+    MESSAGE_PHRASES.scan(m.as_bytes()) & TLS != 0
 }
+
+// Groups of [`MESSAGE_PHRASES`].
+const RATE_LIMIT: u32 = 1;
+const QUOTA: u32 = 1 << 1;
+const EXHAUSTED: u32 = 1 << 2;
+const TIMEOUT: u32 = 1 << 3;
+const OVERLOADED: u32 = 1 << 4;
+const TLS: u32 = 1 << 5;
+// Searched for in any case here; the signal wants them as written, so a
+// message with one is searched again (rarely).
+const LARGER_THAN_MAX: u32 = 1 << 6;
+const ERRNO_TEXT: u32 = 1 << 7;
+
+/// Everything a message is searched for, in any case, in one pass.
+static MESSAGE_PHRASES: crate::text::PhraseGroups<21> = crate::text::PhraseGroups::new([
+    ("rate limit", 0),
+    ("too many requests", 0),
+    ("ratelimit", 0),
+    ("quota", 1),
+    ("exceeded", 2),
+    ("exhausted", 2),
+    ("timed out", 3),
+    ("timeout", 3),
+    ("deadline exceeded", 3),
+    ("overloaded", 4),
+    (TLS_MESSAGES[0], 5),
+    (TLS_MESSAGES[1], 5),
+    (TLS_MESSAGES[2], 5),
+    (TLS_MESSAGES[3], 5),
+    (TLS_MESSAGES[4], 5),
+    (TLS_MESSAGES[5], 5),
+    (TLS_MESSAGES[6], 5),
+    (TLS_MESSAGES[7], 5),
+    (TLS_MESSAGES[8], 5),
+    ("message larger than max", 6),
+    ("[errno ", 7),
+]);
 
 fn read_message(
     m: &str,
@@ -1014,6 +1045,9 @@ fn read_message(
     g: &mut Gathered,
 ) {
     let m = m.trim_fast();
+    let phrases = MESSAGE_PHRASES.scan(m.as_bytes());
+    // The class or code in front: "14 UNAVAILABLE: …", "ConnectionResetError: …".
+    let head = crate::text::split_once(m, ": ").map(|(head, _)| head);
     // "MCP error -32001: Request timed out"
     if let Some(rest) = m.strip_prefix("MCP error ") {
         if let Some(n) = rest
@@ -1032,7 +1066,7 @@ fn read_message(
         }
     }
     // grpc-js: "14 UNAVAILABLE: No connection established"
-    if let Some((head, _)) = crate::text::split_once(m, ": ") {
+    if let Some(head) = head {
         if let Some((num, name)) = head.split_once(' ') {
             if let Ok(n) = num.parse::<usize>() {
                 if GRPC_NAMES.get(n) == Some(&name) {
@@ -1049,7 +1083,7 @@ fn read_message(
         }
     }
     // grpc-js: "8 RESOURCE_EXHAUSTED: Received message larger than max (5000000 vs. 4194304)".
-    if crate::text::contains(m, "message larger than max") {
+    if phrases & LARGER_THAN_MAX != 0 && crate::text::contains(m, "message larger than max") {
         g.push(
             PayloadTooLarge,
             SYS_CODE,
@@ -1066,7 +1100,7 @@ fn read_message(
         }
     }
     // Python's str(exc) with the class in front: "ConnectionResetError: [Errno 104] …".
-    if let Some((head, _)) = crate::text::split_once(m, ": ") {
+    if let Some(head) = head {
         let last = head.rsplit('.').next().unwrap_or(head);
         if let Some((_, c, strength)) = NAMES.iter().find(|(n, _, _)| *n == last) {
             g.push(
@@ -1078,7 +1112,10 @@ fn read_message(
         }
     }
     // Python OSError text: "[Errno 111] Connection refused".
-    if let Some(rest) = crate::text::split_once(m, "[Errno ").map(|(_, rest)| rest) {
+    let errno_text = (phrases & ERRNO_TEXT != 0)
+        .then(|| crate::text::split_once(m, "[Errno "))
+        .flatten();
+    if let Some((_, rest)) = errno_text {
         let n = rest
             .split(']')
             .next()
@@ -1097,7 +1134,7 @@ fn read_message(
             }
         }
     }
-    if is_tls_message(m) {
+    if phrases & TLS != 0 {
         g.push(
             NetworkError,
             MESSAGE_CODE,
@@ -1127,9 +1164,7 @@ fn read_message(
             }
         }
     }
-    let l = m.to_ascii_lowercase();
-    let has = |phrases: &[&str]| phrases.iter().any(|p| crate::text::contains(&l, p));
-    if has(&["rate limit", "too many requests", "ratelimit"]) {
+    if phrases & RATE_LIMIT != 0 {
         // A 403 that says "rate limit" is a rate limit (GitHub); a 429 already is one.
         let strength = if status == Some(403) {
             RATELIMIT_HEADER
@@ -1142,7 +1177,7 @@ fn read_message(
             depth,
             ev(format_args!("message rate limit")),
         );
-    } else if has(&["quota"]) && has(&["exceeded", "exhausted"]) {
+    } else if phrases & QUOTA != 0 && phrases & EXHAUSTED != 0 {
         let strength = if matches!(status, Some(403) | Some(429)) {
             RATELIMIT_HEADER
         } else {
@@ -1154,14 +1189,14 @@ fn read_message(
             depth,
             ev(format_args!("message quota")),
         );
-    } else if has(&["timed out", "timeout", "deadline exceeded"]) {
+    } else if phrases & TIMEOUT != 0 {
         g.push(
             Timeout,
             MESSAGE_GUESS,
             depth,
             ev(format_args!("message timeout")),
         );
-    } else if has(&["overloaded"]) {
+    } else if phrases & OVERLOADED != 0 {
         g.push(
             Unavailable,
             MESSAGE_GUESS,
