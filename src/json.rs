@@ -42,6 +42,12 @@ impl<'a> From<&'a String> for J<'a> {
     }
 }
 
+impl<'a> From<&'a Cow<'_, str>> for J<'a> {
+    fn from(s: &'a Cow<'_, str>) -> Self {
+        J::Str(Cow::Borrowed(s))
+    }
+}
+
 impl From<String> for J<'_> {
     fn from(s: String) -> Self {
         J::Str(Cow::Owned(s))

@@ -6,6 +6,8 @@
 //! what to produce: a tool result, a soft (successful) result, a JSON-RPC
 //! protocol error, a `needsInput:v1` elicitation or a log record.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 use crate::json::{Obj, J};
@@ -279,10 +281,9 @@ fn render_sanitized(
     options: &RenderOptions,
     now_ms: Option<i64>,
 ) -> Result<String, Error> {
-    let timestamp = now_ms.map(crate::time::format_rfc3339_seconds);
     if options.profile == Profile::RpcEnvelope
         && options.target != Target::NeedsInput
-        && timestamp.is_none()
+        && now_ms.is_none()
     {
         return Err(Error::InvalidOption(
             "the rpc-envelope profile needs `now`: its `timestamp` is required".into(),
@@ -296,10 +297,15 @@ fn render_sanitized(
         Some(text) => object_option("extra_fields", text)?,
         None => Map::new(),
     };
+    // Only these show a time: no text made for the others.
+    let shows_time = matches!(options.profile, Profile::Canonical | Profile::RpcEnvelope)
+        || options.target == Target::LogRecord;
     let ctx = Ctx {
         error,
         options,
-        timestamp,
+        timestamp: now_ms
+            .filter(|_| shows_time)
+            .map(crate::time::format_rfc3339_seconds),
         schema,
         extra,
         message: clean_message(&error.message, error.code),
@@ -412,7 +418,7 @@ fn object_option(name: &str, text: &str) -> Result<Map<String, Value>, Error> {
 /// Collapse prefixes that wrappers doubled: `MCP error -32602: MCP error -32602: x`
 /// and `Error executing tool t: Error executing tool t: x` keep one copy.
 /// A message with nothing left falls back to the code's documentation line.
-fn clean_message(message: &str, code: Code) -> String {
+fn clean_message(message: &str, code: Code) -> Cow<'_, str> {
     let mut m = message.trim();
     while let Some(prefix) = wrapper_prefix(m) {
         let rest = m[prefix.len()..].trim_start();
@@ -422,9 +428,9 @@ fn clean_message(message: &str, code: Code) -> String {
         m = rest;
     }
     if m.is_empty() {
-        code.info().doc.to_string()
+        Cow::Borrowed(code.info().doc)
     } else {
-        m.to_string()
+        Cow::Borrowed(m)
     }
 }
 
@@ -458,7 +464,7 @@ struct Ctx<'a> {
     timestamp: Option<String>,
     schema: Option<Value>,
     extra: Map<String, Value>,
-    message: String,
+    message: Cow<'a, str>,
 }
 
 /// How a profile's content blocks look.
@@ -555,7 +561,8 @@ impl<'a> Ctx<'a> {
                 m.set("code", self.codes().tool_error_v1);
                 m.set("message", &self.message);
                 m.set("retryable", e.retryable);
-                let mut details = Obj::new();
+                // Most errors have none: no room taken until a member comes.
+                let mut details = Obj::default();
                 if let Some(s) = e.http_status {
                     details.set("statusCode", i64::from(s));
                 }
@@ -667,10 +674,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// The human-readable text block.
-    fn human_text(&self, object: &Obj<'_>) -> String {
+    fn human_text(&self, object: &Obj<'_>) -> Cow<'_, str> {
         let e = self.error;
-        match self.profile() {
-            Profile::ToolErrorV1 | Profile::ErrorObject => self.message.clone(),
+        Cow::Owned(match self.profile() {
+            Profile::ToolErrorV1 | Profile::ErrorObject => return Cow::Borrowed(&self.message),
             // Seed 002's createToolError: one line per present field.
             Profile::Text => {
                 let mut out = String::with_capacity(self.message.len() + 64);
@@ -732,13 +739,13 @@ impl<'a> Ctx<'a> {
                 }
                 out
             }
-        }
+        })
     }
 
-    fn text_block<'s>(text: String, mime: Option<&'s str>) -> J<'s> {
+    fn text_block<'s>(text: Cow<'s, str>, mime: Option<&'s str>) -> J<'s> {
         let mut b = Obj::new();
         b.set("type", "text");
-        b.set("text", text);
+        b.set("text", J::Str(text));
         if let Some(m) = mime {
             b.set("mimeType", m);
         }
@@ -750,7 +757,7 @@ impl<'a> Ctx<'a> {
     fn result<'s>(
         &'s self,
         object: Obj<'s>,
-        human: String,
+        human: Cow<'s, str>,
         style: &Style,
         is_error: bool,
         json_first: bool,
@@ -779,7 +786,7 @@ impl<'a> Ctx<'a> {
             } else {
                 object.compact()
             };
-            content.push(Self::text_block(text, style.json_mime));
+            content.push(Self::text_block(Cow::Owned(text), style.json_mime));
         }
         let mut m = Obj::new();
         if self.options.spec == SpecRevision::V20260728 {
@@ -818,7 +825,7 @@ impl<'a> Ctx<'a> {
             json_mime: Some("application/json"),
             structured: true,
         };
-        self.result(m, self.message.clone(), &style, false, false)
+        self.result(m, Cow::Borrowed(&self.message), &style, false, false)
     }
 
     /// A JSON-RPC error object: for unknown tools and malformed requests only.
