@@ -257,9 +257,42 @@ static TOKEN_CHARS: [bool; 256] = {
     t
 };
 
+// Classes of [`REDACT_CLASS`].
+const PLAIN_WORD: u8 = 0;
+const PLAIN_OTHER: u8 = 1;
+const LOOK: u8 = 2;
+
+/// For `redact_cow`: the word bytes that no token shape (`secret_at`) or
+/// credential scheme (`bearer `, `basic `, `token `) starts with
+/// (`PLAIN_WORD`), the other bytes but `:` and `=` (`PLAIN_OTHER`), and the
+/// rest, which are looked at closely (`LOOK`).
+static REDACT_CLASS: [u8; 256] = {
+    let mut t = [PLAIN_OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if TOKEN_CHARS[b] {
+            t[b] = PLAIN_WORD;
+        }
+        if starts_a_shape(c) || matches!(c, b'b' | b'B' | b't' | b'T' | b':' | b'=') {
+            t[b] = LOOK;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// The length of the run at `s[i..]` of bytes that satisfy `f`.
 fn run_len(s: &[u8], i: usize, f: impl Fn(u8) -> bool) -> usize {
     s[i..].iter().take_while(|b| f(**b)).count()
+}
+
+/// Whether some token shape of `secret_at` starts with the byte `c`.
+const fn starts_a_shape(c: u8) -> bool {
+    matches!(
+        c,
+        b'A' | b'g' | b'x' | b'h' | b'H' | b's' | b'r' | b'w' | b'n' | b'e' | b'-'
+    )
 }
 
 /// A secret that starts at byte `i`: its length and its kind.
@@ -271,10 +304,7 @@ fn secret_at(s: &[u8], i: usize) -> Option<(usize, &'static str)> {
     if i > 0 && is_token_char(s[i - 1]) {
         return None;
     }
-    if !matches!(
-        rest[0],
-        b'A' | b'g' | b'x' | b'h' | b'H' | b's' | b'r' | b'w' | b'n' | b'e' | b'-'
-    ) {
+    if !starts_a_shape(rest[0]) {
         return None;
     }
     let alnum = |b: u8| b.is_ascii_alphanumeric();
@@ -402,6 +432,23 @@ fn redact_cow(text: &str) -> Cow<'_, str> {
     let mut i = 0;
     while i < s.len() {
         let b = s[i];
+        // What the checks below would do with most bytes, at once: a word
+        // that starts with a byte no shape or scheme starts with is skipped
+        // whole, a byte that is neither a word byte, `:` nor `=` is passed.
+        match REDACT_CLASS[usize::from(b)] {
+            PLAIN_WORD => {
+                i += run_len(s, i, is_token_char);
+                continue;
+            }
+            PLAIN_OTHER => {
+                i += 1;
+                while i < s.len() && !text.is_char_boundary(i) {
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
         let at = i;
         // Known token shapes.
         if b.is_ascii_alphanumeric() || b == b'-' {
@@ -655,6 +702,10 @@ fn mask_cow(text: &str) -> Cow<'_, str> {
         "file://",
     ];
     let s = text.as_bytes();
+    // Every prefix has a `/`, a drive path a `\\`: most texts stop here.
+    if !s.iter().any(|&b| b == b'/' || b == b'\\') {
+        return Cow::Borrowed(text);
+    }
     let mut out = String::new();
     let mut copied = 0;
     let mut i = 0;
