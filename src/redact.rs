@@ -703,7 +703,7 @@ fn mask_cow(text: &str) -> Cow<'_, str> {
     ];
     let s = text.as_bytes();
     // Every prefix has a `/`, a drive path a `\\`: most texts stop here.
-    if !s.iter().any(|&b| b == b'/' || b == b'\\') {
+    if crate::text::find_slash(s).is_none() {
         return Cow::Borrowed(text);
     }
     let mut out = String::new();

@@ -993,7 +993,10 @@ pub(crate) const NETWORK_MESSAGES: &[&str] = &[
 /// Whether the whole message (trimmed, any case) is one of [`NETWORK_MESSAGES`].
 pub(crate) fn is_network_message(m: &str) -> bool {
     let m = m.trim_fast();
-    NETWORK_MESSAGES.iter().any(|w| m.eq_ignore_ascii_case(w))
+    // Most are written as listed: equal bytes first.
+    NETWORK_MESSAGES
+        .iter()
+        .any(|w| m.len() == w.len() && (m == *w || m.eq_ignore_ascii_case(w)))
 }
 
 fn is_tls_message(m: &str) -> bool {
@@ -1036,6 +1039,28 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<21> = crate::text::PhraseGroup
     ("message larger than max", 6),
     ("[errno ", 7),
 ]);
+
+/// `m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))`, by bytes:
+/// a character that is not a word byte ends a word, however many bytes it
+/// has (its continuation bytes start none).
+fn words(m: &str) -> impl Iterator<Item = &str> {
+    let b = m.as_bytes();
+    let mut start = Some(0);
+    std::iter::from_fn(move || {
+        let from = start?;
+        let end = from
+            + b[from..]
+                .iter()
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_')
+                .count();
+        let mut next = end + 1;
+        while next < b.len() && b[next] & 0xC0 == 0x80 {
+            next += 1;
+        }
+        start = (end < b.len()).then_some(next);
+        Some(&m[from..end])
+    })
+}
 
 fn read_message(
     m: &str,
@@ -1145,10 +1170,7 @@ fn read_message(
             .get_or_insert_with(|| ev(format_args!("tls certificate")));
     }
     // Node system errors spell their code in the message: "connect ECONNREFUSED 127.0.0.1:80".
-    for word in m
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .take(64)
-    {
+    for word in words(m).take(64) {
         if word.len() >= 5
             && word.starts_with('E')
             && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
@@ -1568,6 +1590,46 @@ pub(crate) fn original(root: &Map<'_>) -> Option<serde_json::Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { failure_persistence: None, ..Default::default() })]
+
+        /// Any text, non-ASCII of every width included.
+        #[test]
+        fn words_split_as_str_split_does_on_any_text(m in "[aE_ :.é😀\u{7ff}\u{800}]{0,16}") {
+            let split: Vec<&str> = m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+            proptest::prop_assert_eq!(words(&m).collect::<Vec<_>>(), split);
+        }
+    }
+
+    #[test]
+    fn words_split_as_str_split_does() {
+        let split = |m: &str| -> Vec<String> {
+            m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map(str::to_string)
+                .collect()
+        };
+        for m in [
+            "",
+            "a",
+            " ",
+            "connect ECONNREFUSED 127.0.0.1:8080",
+            "é",
+            "aé",
+            "éa",
+            "a ééb😀_c",
+            "EPIPE:",
+            "::",
+            "x\u{10FFFF}y",
+            "日本語 ENOENT 😀",
+        ] {
+            assert_eq!(
+                words(m).map(str::to_string).collect::<Vec<_>>(),
+                split(m),
+                "{m:?}"
+            );
+        }
+    }
 
     #[test]
     fn decimals_are_exact_and_never_overflow() {

@@ -182,6 +182,16 @@ pub(crate) fn split_once<'a>(hay: &'a str, sep: &str) -> Option<(&'a str, &'a st
     Some((&hay[..at], &hay[at + sep.len()..]))
 }
 
+/// The first `/` or `\\` in `s` (a path has one), eight bytes at a time.
+pub(crate) fn find_slash(s: &[u8]) -> Option<usize> {
+    let flags = |x: u64| {
+        let y = x ^ (ONES * u64::from(b'/'));
+        let z = x ^ (ONES * u64::from(b'\\'));
+        (y.wrapping_sub(ONES) & !y | z.wrapping_sub(ONES) & !z) & HIGH
+    };
+    find_by_words(s, 0, flags, |c| c == b'/' || c == b'\\')
+}
+
 /// The first byte from `from` that a JSON string cannot hold as it is: a
 /// quote, a backslash or a control byte (what the parser stops at and the
 /// writer escapes). Eight bytes at a time.
@@ -233,7 +243,7 @@ mod tests {
         /// The word-at-a-time byte search finds what `str::find` finds.
         #[test]
         fn finds_what_the_standard_library_finds(
-            hay in "[abé:\\x00\\x7f ]{0,40}",
+            hay in "[abé:\\x00\\x7f /.0\\\\\\[\\]]{0,40}",
             needle in "[abé: ]{1,3}",
             from in 0usize..41,
         ) {
@@ -242,6 +252,8 @@ mod tests {
             let from = from.min(hay.len());
             let naive = hay.as_bytes()[from..].iter().position(|&c| c == b).map(|p| from + p);
             prop_assert_eq!(find_byte(hay.as_bytes(), from, b), naive);
+            let slash = hay.bytes().position(|c| c == b'/' || c == b'\\');
+            prop_assert_eq!(find_slash(hay.as_bytes()), slash);
         }
     }
 
