@@ -673,6 +673,19 @@ impl<'a> Ctx<'a> {
             .unwrap_or(&self.message)
     }
 
+    /// Room for the human-readable text: its parts and 96 bytes of labels,
+    /// code and delay, so that it is written without growing.
+    fn text_room(&self) -> usize {
+        let e = self.error;
+        let lines: usize = e.suggestions.iter().map(|s| s.len() + 3).sum();
+        self.message.len()
+            + lines
+            + self.tool().map_or(0, str::len)
+            + self.details().map_or(0, |_| 256)
+            + self.options.error_id.as_deref().map_or(0, str::len)
+            + 96
+    }
+
     /// The human-readable text block.
     fn human_text(&self, object: &Obj<'_>) -> Cow<'_, str> {
         let e = self.error;
@@ -680,7 +693,7 @@ impl<'a> Ctx<'a> {
             Profile::ToolErrorV1 | Profile::ErrorObject => return Cow::Borrowed(&self.message),
             // Seed 002's createToolError: one line per present field.
             Profile::Text => {
-                let mut out = String::with_capacity(self.message.len() + 64);
+                let mut out = String::with_capacity(self.text_room());
                 out.push_str("Error: ");
                 out.push_str(self.text_error_line());
                 out.push_str("\nCode: ");
@@ -708,7 +721,7 @@ impl<'a> Ctx<'a> {
                     Profile::RpcEnvelope => self.app_or_canonical_code(),
                     _ => e.code.name(),
                 };
-                let mut out = String::with_capacity(self.message.len() + 64);
+                let mut out = String::with_capacity(self.text_room());
                 out.push_str("Error: ");
                 out.push_str(&self.message);
                 out.push_str("\nCode: ");
