@@ -26,11 +26,15 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// ASCII digits only, as a number (`None` past `u32`).
 fn num(s: &str) -> Option<u32> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+    if s.is_empty() {
         return None;
     }
-    s.parse().ok()
+    s.bytes().try_fold(0u32, |n, b| {
+        let digit = b.checked_sub(b'0').filter(|d| *d <= 9)?;
+        n.checked_mul(10)?.checked_add(u32::from(digit))
+    })
 }
 
 fn valid(y: i64, mo: u32, d: u32, h: u32, mi: u32, s: u32) -> bool {
@@ -63,9 +67,12 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
         if digits == 0 {
             return None;
         }
-        let f = &frac[..digits];
-        let ms: String = f.chars().chain("000".chars()).take(3).collect();
-        millis = ms.parse::<i64>().ok()?;
+        // The first three digits, padded with zeros: milliseconds.
+        millis = frac.as_bytes()[..3.min(digits)]
+            .iter()
+            .chain(b"000")
+            .take(3)
+            .fold(0, |ms, d| ms * 10 + i64::from(d - b'0'));
         rest = &frac[digits..];
     }
     let offset_min: i64 = match rest {
@@ -175,6 +182,40 @@ mod tests {
         assert_eq!(parse_rfc3339("2025-10-27T16:32:15.5+02:00"), Some(ms + 500));
         assert_eq!(parse_rfc3339("2025-13-27T14:32:15Z"), None);
         assert_eq!(parse_rfc3339("yesterday"), None);
+        // Fractions: the first three digits, padded.
+        for (frac, add) in [(".05", 50), (".123456", 123), (".9", 900), (".000", 0)] {
+            let t = format!("2025-10-27T14:32:15{frac}Z");
+            assert_eq!(parse_rfc3339(&t), Some(ms + add), "{t}");
+        }
+        for bad in [
+            "2025-10-27T14:32:15.Z",
+            "2025-10-27T14:32:+5Z",
+            "2025-10-27T14:3٢:15Z",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
+    }
+
+    /// `num` is "all ASCII digits, then `str::parse`".
+    #[test]
+    fn numbers_are_digits_only() {
+        for s in [
+            "",
+            "0",
+            "07",
+            "+1",
+            "-1",
+            "1a",
+            "٣",
+            "4294967295",
+            "4294967296",
+            "99999999999",
+        ] {
+            let parsed = (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u32>().ok())
+                .flatten();
+            assert_eq!(num(s), parsed, "{s:?}");
+        }
     }
 
     /// The hand-written digits agree with the formatting machinery, and
