@@ -487,8 +487,16 @@ static GOOGLE_REASONS: &[(&str, Code)] = &[
     ("API_KEY_SERVICE_BLOCKED", PermissionDenied),
 ];
 
+/// `a == b`, the first bytes compared before the rest: the tables are
+/// searched one entry at a time, and most entries of the same length differ
+/// there.
+#[inline(always)]
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
 fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
-    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    table.iter().find(|(k, _)| same(k, key)).map(|(_, v)| *v)
 }
 
 /// The JSON-RPC / MCP error code mapping.
@@ -940,12 +948,12 @@ fn read_name(
     let last = name.rsplit(['.', ':']).next().unwrap_or(name);
     let hit = DOTTED
         .iter()
-        .find(|(n, _, _)| *n == name)
+        .find(|(n, _, _)| same(n, name))
         .map(|(_, c, s)| (*c, *s))
         .or_else(|| {
             NAMES
                 .iter()
-                .find(|(n, _, _)| *n == name || *n == last)
+                .find(|(n, _, _)| same(n, name) || same(n, last))
                 .map(|(_, c, s)| (*c, *s))
         })
         .or_else(|| lookup(AWS, last).map(|c| (c, PROVIDER)));
@@ -1127,7 +1135,7 @@ fn read_message(
     // Python's str(exc) with the class in front: "ConnectionResetError: [Errno 104] …".
     if let Some(head) = head {
         let last = head.rsplit('.').next().unwrap_or(head);
-        if let Some((_, c, strength)) = NAMES.iter().find(|(n, _, _)| *n == last) {
+        if let Some((_, c, strength)) = NAMES.iter().find(|(n, _, _)| same(n, last)) {
             g.push(
                 *c,
                 (*strength).min(MESSAGE_CODE),
