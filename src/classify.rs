@@ -188,15 +188,12 @@ pub(crate) fn classify_unsanitized(
     let quiet = g.quiet;
     let mut evidence: Vec<String> = Vec::new();
     if !quiet {
-        let mut agreeing: Vec<&Candidate> =
-            g.candidates.iter().filter(|c| c.code == code).collect();
-        agreeing.sort_by(|a, b| {
-            b.strength
-                .cmp(&a.strength)
-                .then(a.depth.cmp(&b.depth))
-                .then(a.order.cmp(&b.order))
-        });
-        for c in agreeing {
+        let all = &g.candidates;
+        let mut agreeing: Vec<usize> = (0..all.len()).filter(|&i| all[i].code == code).collect();
+        // Strongest, then outermost, then first seen (`order` tells any two apart).
+        let rank = |c: &Candidate| (std::cmp::Reverse(c.strength), c.depth, c.order);
+        crate::input::merge_sort(&mut agreeing, &|a, b| rank(&all[a]) <= rank(&all[b]));
+        for c in agreeing.into_iter().map(|i| &all[i]) {
             if !evidence.contains(&c.evidence) && evidence.len() < 6 {
                 evidence.push(c.evidence.clone());
             }

@@ -736,7 +736,7 @@ fn without_repeats<'a>(
 
 /// A stable sort of indices, `le(a, b)` meaning `a` may come first (no
 /// standard sort here: each of those adds kilobytes to the component).
-fn merge_sort(v: &mut [usize], le: &dyn Fn(usize, usize) -> bool) {
+pub(crate) fn merge_sort(v: &mut [usize], le: &dyn Fn(usize, usize) -> bool) {
     let mut buf = vec![0; v.len()];
     let mut width = 1;
     while width < v.len() {

@@ -152,8 +152,8 @@ impl J<'_> {
 fn write(j: &J<'_>, out: &mut String, indent: Option<usize>) {
     match j {
         J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        J::Int(n) => write_int(i128::from(*n), out),
-        J::UInt(n) => write_int(i128::from(*n), out),
+        J::Int(n) => write_int(*n < 0, n.unsigned_abs(), out),
+        J::UInt(n) => write_int(false, *n, out),
         J::Str(s) => write_str(s, out),
         J::Strs(list) => write_seq(list.iter(), list.len(), out, indent, |s, out, _| {
             write_str(s, out)
@@ -187,8 +187,8 @@ pub(crate) fn write_value(v: &Value, out: &mut String, indent: Option<usize>) {
         // Integers by hand; a float through `Number`'s Display, which is
         // serde_json's own float formatting.
         Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => write_int(i128::from(i), out),
-            (None, Some(u)) => write_int(i128::from(u), out),
+            (Some(i), _) => write_int(i < 0, i.unsigned_abs(), out),
+            (None, Some(u)) => write_int(false, u, out),
             _ => {
                 let _ = write!(out, "{n}");
             }
@@ -318,13 +318,13 @@ pub fn quoted(s: &str) -> String {
 }
 
 /// An integer in decimal, without the formatting machinery.
-fn write_int(n: i128, out: &mut String) {
-    if n < 0 {
+fn write_int(negative: bool, magnitude: u64, out: &mut String) {
+    if negative {
         out.push('-');
     }
-    let mut digits = [0u8; 40];
+    let mut digits = [0u8; 20];
     let mut len = 0;
-    let mut m = n.unsigned_abs();
+    let mut m = magnitude;
     loop {
         digits[len] = b'0' + (m % 10) as u8;
         len += 1;
