@@ -73,10 +73,19 @@ impl<'a> Map<'a> {
     /// absent: the key's bit rules most of those out at once, and a length
     /// and a first byte rule out nearly every member before the bytes are
     /// compared (a call to a byte loop inside the component).
+    ///
+    /// Inlined: with the key a literal, as at nearly every call, its bit is
+    /// a constant and an absent key costs a test.
+    #[inline(always)]
     pub(crate) fn get(&self, key: &str) -> Option<&Value<'a>> {
         if self.keys & key_bit(key) == 0 {
             return None;
         }
+        self.find(key)
+    }
+
+    /// The member named `key`, by comparing keys.
+    fn find(&self, key: &str) -> Option<&Value<'a>> {
         let first = key.as_bytes().first();
         self.members
             .iter()
@@ -134,6 +143,7 @@ impl<'a> Value<'a> {
     }
 
     /// A member of an object; `None` for anything else.
+    #[inline(always)]
     pub(crate) fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {
             Value::Object(m) => m.get(key),

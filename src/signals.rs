@@ -16,12 +16,14 @@ pub(crate) trait Field<'a> {
 }
 
 impl<'a> Field<'a> for Map<'a> {
+    #[inline(always)]
     fn field(&self, key: &str) -> Option<&Value<'a>> {
         self.get(key)
     }
 }
 
 impl<'a> Field<'a> for Value<'a> {
+    #[inline(always)]
     fn field(&self, key: &str) -> Option<&Value<'a>> {
         self.get(key)
     }
