@@ -484,6 +484,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A string; the opening quote is at `self.i`.
+    #[inline(always)]
     fn string(&mut self) -> Parsed<Cow<'a, str>> {
         self.i += 1;
         let start = self.i;

@@ -278,12 +278,30 @@ fn write_container<T>(
 /// A JSON string literal, escaped exactly as serde_json does: `"` and `\`,
 /// the five short control escapes, other control characters as `\u00xx`;
 /// everything else (`/`, DEL, non-ASCII) as is.
+///
+/// Inlined for the common case, a string with nothing to escape (keys,
+/// codes, most messages): one search and one copy.
+#[inline(always)]
 pub(crate) fn write_str(s: &str, out: &mut String) {
+    match crate::text::find_json_special(s.as_bytes(), 0) {
+        None => {
+            out.reserve(s.len() + 2);
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        Some(first) => write_escaped(s, first, out),
+    }
+}
+
+/// [`write_str`] for a string with a byte to escape at `first`.
+fn write_escaped(s: &str, first: usize, out: &mut String) {
     out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    while let Some(i) = crate::text::find_json_special(bytes, start) {
+    let mut next = Some(first);
+    while let Some(i) = next {
         // Every byte found is ASCII, so `i` and `i + 1` are char boundaries.
         out.push_str(&s[start..i]);
         let b = bytes[i];
@@ -303,6 +321,7 @@ pub(crate) fn write_str(s: &str, out: &mut String) {
             }
         }
         start = i + 1;
+        next = crate::text::find_json_special(bytes, start);
     }
     out.push_str(&s[start..]);
     out.push('"');
