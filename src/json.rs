@@ -69,36 +69,75 @@ impl From<i64> for J<'_> {
 /// An object: members in insertion order, as serde_json's `preserve_order`
 /// map keeps them.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Obj<'a>(Vec<(&'a str, J<'a>)>);
+pub(crate) struct Obj<'a>(Vec<(Key<'a>, J<'a>)>);
+
+/// A member's key, and whether it is one of this crate's literal keys
+/// (given to [`Obj::set`] as `&'static str`: names like `code`), which the
+/// writer copies without looking for bytes to escape. The host's keys (extra
+/// fields, details) are always looked at.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Key<'a> {
+    name: &'a str,
+    literal: bool,
+}
 
 impl<'a> Obj<'a> {
     pub(crate) fn new() -> Self {
         Obj(Vec::with_capacity(8))
     }
 
-    /// Set a member: an existing key keeps its place and takes the new value
-    /// (as `IndexMap::insert` does), a new key goes last.
-    pub(crate) fn set(&mut self, key: &'a str, value: impl Into<J<'a>>) {
-        let value = value.into();
-        match self.0.iter_mut().find(|(k, _)| *k == key) {
+    /// Set a member under one of this crate's literal keys, which need no
+    /// escaping: an existing key keeps its place and takes the new value (as
+    /// `IndexMap::insert` does), a new key goes last.
+    pub(crate) fn set(&mut self, key: &'static str, value: impl Into<J<'a>>) {
+        debug_assert!(crate::text::find_json_special(key.as_bytes(), 0).is_none());
+        self.put(
+            Key {
+                name: key,
+                literal: true,
+            },
+            value.into(),
+        );
+    }
+
+    /// [`Obj::set`] under a key from the host.
+    pub(crate) fn set_host(&mut self, key: &'a str, value: impl Into<J<'a>>) {
+        self.put(
+            Key {
+                name: key,
+                literal: false,
+            },
+            value.into(),
+        );
+    }
+
+    fn put(&mut self, key: Key<'a>, value: J<'a>) {
+        match self.0.iter_mut().find(|(k, _)| k.name == key.name) {
             Some(slot) => slot.1 = value,
             None => self.0.push((key, value)),
         }
     }
 
-    /// Add a member only when the key is not there yet.
-    pub(crate) fn set_absent(&mut self, key: &'a str, value: impl Into<J<'a>>) {
+    /// Add a member under a key from the host, only when the key is not
+    /// there yet.
+    pub(crate) fn set_host_absent(&mut self, key: &'a str, value: impl Into<J<'a>>) {
         if !self.contains(key) {
-            self.0.push((key, value.into()));
+            self.0.push((
+                Key {
+                    name: key,
+                    literal: false,
+                },
+                value.into(),
+            ));
         }
     }
 
     pub(crate) fn contains(&self, key: &str) -> bool {
-        self.0.iter().any(|(k, _)| *k == key)
+        self.0.iter().any(|(k, _)| k.name == key)
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&J<'a>> {
-        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        self.0.iter().find(|(k, _)| k.name == key).map(|(_, v)| v)
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -140,7 +179,7 @@ impl J<'_> {
             J::Map(m) => Value::Object((*m).clone()),
             J::Obj(o) => Value::Object(
                 o.0.iter()
-                    .map(|(k, v)| (k.to_string(), v.to_value()))
+                    .map(|(k, v)| (k.name.to_string(), v.to_value()))
                     .collect(),
             ),
             J::Arr(items) => items.iter().map(J::to_value).collect(),
@@ -160,14 +199,14 @@ fn write(j: &J<'_>, out: &mut String, indent: Option<usize>) {
         }),
         J::Val(v) => write_value(v, out, indent),
         J::Map(m) => write_members(
-            m.iter().map(|(k, v)| (k.as_str(), v)),
+            m.iter().map(|(k, v)| (k.as_str(), false, v)),
             m.len(),
             out,
             indent,
             write_value,
         ),
         J::Obj(o) => write_members(
-            o.0.iter().map(|(k, v)| (*k, v)),
+            o.0.iter().map(|(k, v)| (k.name, k.literal, v)),
             o.0.len(),
             out,
             indent,
@@ -196,7 +235,7 @@ pub(crate) fn write_value(v: &Value, out: &mut String, indent: Option<usize>) {
         Value::String(s) => write_str(s, out),
         Value::Array(items) => write_seq(items.iter(), items.len(), out, indent, write_value),
         Value::Object(m) => write_members(
-            m.iter().map(|(k, v)| (k.as_str(), v)),
+            m.iter().map(|(k, v)| (k.as_str(), false, v)),
             m.len(),
             out,
             indent,
@@ -222,8 +261,10 @@ fn write_seq<T>(
     write_container(['[', ']'], items, len, out, indent, each);
 }
 
+/// Members as `(key, literal, value)`: a literal key (see [`Key`]) is
+/// copied as it is.
 fn write_members<'v, T: 'v>(
-    members: impl Iterator<Item = (&'v str, T)>,
+    members: impl Iterator<Item = (&'v str, bool, T)>,
     len: usize,
     out: &mut String,
     indent: Option<usize>,
@@ -235,8 +276,14 @@ fn write_members<'v, T: 'v>(
         len,
         out,
         indent,
-        |(key, value), out, inner| {
-            write_str(key, out);
+        |(key, literal, value), out, inner| {
+            if literal {
+                out.push('"');
+                out.push_str(key);
+                out.push('"');
+            } else {
+                write_str(key, out);
+            }
             out.push_str(if inner.is_some() { ": " } else { ":" });
             each(value, out, inner);
         },

@@ -567,7 +567,7 @@ impl<'a> Ctx<'a> {
                     details.set("statusCode", i64::from(s));
                 }
                 for (k, v) in self.details().into_iter().flatten() {
-                    details.set_absent(k, J::Val(v));
+                    details.set_host_absent(k, J::Val(v));
                 }
                 if !details.is_empty() {
                     m.set("details", details);
@@ -610,7 +610,7 @@ impl<'a> Ctx<'a> {
                 }
                 for (k, v) in details.into_iter().flatten() {
                     if k != "value" {
-                        inner.set_absent(k, J::Val(v));
+                        inner.set_host_absent(k, J::Val(v));
                     }
                 }
                 m.set("error", inner);
@@ -641,7 +641,7 @@ impl<'a> Ctx<'a> {
     /// The host's extra fields: a key already present takes the new value in place.
     fn add_extra<'s>(&'s self, m: &mut Obj<'s>) {
         for (k, v) in &self.extra {
-            m.set(k, J::Val(v));
+            m.set_host(k, J::Val(v));
         }
     }
 
