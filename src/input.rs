@@ -330,10 +330,6 @@ struct Parser<'a> {
     text: &'a str,
     i: usize,
     depth: usize,
-    /// Array elements being read, for every open array (one allocation for all).
-    items: Vec<Value<'a>>,
-    /// Object members being read, for every open object.
-    members: Vec<(Cow<'a, str>, Value<'a>)>,
 }
 
 impl<'a> Parser<'a> {
@@ -343,10 +339,6 @@ impl<'a> Parser<'a> {
             text,
             i: 0,
             depth: 0,
-            items: Vec::new(),
-            // An error's objects hold a few members each, nested a level or
-            // two: room for all of them at once.
-            members: Vec::with_capacity(16),
         }
     }
 
@@ -446,41 +438,52 @@ impl<'a> Parser<'a> {
 
     fn array(&mut self) -> Parsed<Value<'a>> {
         self.enter()?;
-        let start = self.items.len();
+        let mut items = Vec::new();
         let mut first = true;
         while self.more(&ARRAY, first)? {
             first = false;
-            let v = self.value()?;
-            self.items.push(v);
+            items.push(self.value()?);
         }
         self.depth -= 1;
-        Ok(Value::Array(self.items.drain(start..).collect()))
+        Ok(Value::Array(items))
     }
 
     fn object(&mut self) -> Parsed<Value<'a>> {
         self.enter()?;
-        let start = self.members.len();
+        // An error's objects hold a few members each: room for eight, given
+        // back below when most of it went unused (a body of many small
+        // objects must not take several times its size).
+        let mut members = Vec::with_capacity(8);
         let mut first = true;
+        // The keys' bits as they come: a key whose bit is new is no repeat,
+        // so most objects need no search for repeated keys.
+        let mut keys = 0u64;
+        let mut collided = false;
         while self.more(&OBJECT, first)? {
             first = false;
             if self.peek() != Some(b'"') {
                 return Err(self.fail_ahead(Syntax::KeyMustBeAString));
             }
             let k = self.string()?;
+            let bit = key_bit(&k);
+            collided |= keys & bit != 0;
+            keys |= bit;
             match self.skip_ws() {
                 Some(b':') => self.i += 1,
                 Some(_) => return Err(self.fail_ahead(Syntax::ExpectedColon)),
                 None => return Err(self.fail_ahead(Syntax::EofWhileParsingObject)),
             }
             let v = self.value()?;
-            self.members.push((k, v));
+            members.push((k, v));
         }
         self.depth -= 1;
-        let mut members: Vec<_> = self.members.drain(start..).collect();
-        if has_repeats(&members) {
-            members = without_repeats(members);
+        if members.capacity() > 2 * members.len() + 2 {
+            members.shrink_to_fit();
         }
-        Ok(Value::Object(Map::from_members(members)))
+        if collided && has_repeats(&members) {
+            return Ok(Value::Object(Map::from_members(without_repeats(members))));
+        }
+        Ok(Value::Object(Map { members, keys }))
     }
 
     /// A string; the opening quote is at `self.i`.
