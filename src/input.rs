@@ -86,12 +86,9 @@ impl<'a> Map<'a> {
 
     /// The member named `key`, by comparing keys.
     fn find(&self, key: &str) -> Option<&Value<'a>> {
-        let first = key.as_bytes().first();
         self.members
             .iter()
-            .find(|(k, _)| {
-                k.len() == key.len() && k.as_bytes().first() == first && k.as_ref() == key
-            })
+            .find(|(k, _)| crate::text::same(k, key))
             .map(|(_, v)| v)
     }
 

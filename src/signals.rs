@@ -5,7 +5,7 @@
 //! an exception class name, which beats a bare HTTP status, which beats a guess
 //! from the message text.
 
-use crate::text::TrimFast;
+use crate::text::{same, TrimFast};
 use std::borrow::Cow;
 
 use crate::input::{Map, Value};
@@ -488,14 +488,6 @@ static GOOGLE_REASONS: &[(&str, Code)] = &[
     ("SERVICE_DISABLED", FailedPrecondition),
     ("API_KEY_SERVICE_BLOCKED", PermissionDenied),
 ];
-
-/// `a == b`, the first bytes compared before the rest: the tables are
-/// searched one entry at a time, and most entries of the same length differ
-/// there.
-#[inline(always)]
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
-}
 
 fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
     table.iter().find(|(k, _)| same(k, key)).map(|(_, v)| *v)

@@ -171,6 +171,14 @@ impl<const N: usize> PhraseGroups<N> {
     }
 }
 
+/// `a == b`, the lengths and first bytes compared before the rest: names are
+/// searched one candidate at a time (an object's keys, the signal tables),
+/// and most candidates differ there.
+#[inline(always)]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
 /// Whether `hay` contains `needle`.
 pub(crate) fn contains(hay: &str, needle: &str) -> bool {
     find(hay, needle).is_some()
