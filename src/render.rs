@@ -297,15 +297,10 @@ fn render_sanitized(
         Some(text) => object_option("extra_fields", text)?,
         None => Map::new(),
     };
-    // Only these show a time: no text made for the others.
-    let shows_time = matches!(options.profile, Profile::Canonical | Profile::RpcEnvelope)
-        || options.target == Target::LogRecord;
     let ctx = Ctx {
         error,
         options,
-        timestamp: now_ms
-            .filter(|_| shows_time)
-            .map(crate::time::format_rfc3339_seconds),
+        now_ms,
         schema,
         extra,
         message: clean_message(&error.message, error.code),
@@ -461,7 +456,8 @@ fn strip_mcp_prefixes(m: &str) -> &str {
 struct Ctx<'a> {
     error: &'a Normalized,
     options: &'a RenderOptions,
-    timestamp: Option<String>,
+    /// The host's time; written as text only where a result shows it.
+    now_ms: Option<i64>,
     schema: Option<Value>,
     extra: Map<String, Value>,
     message: Cow<'a, str>,
@@ -480,6 +476,12 @@ struct Style {
 }
 
 impl<'a> Ctx<'a> {
+    /// `now` as the `timestamp` the canonical and rpc-envelope objects and
+    /// log records show.
+    fn timestamp(&self) -> Option<String> {
+        self.now_ms.map(crate::time::format_rfc3339_seconds)
+    }
+
     fn profile(&self) -> Profile {
         self.options.profile
     }
@@ -552,7 +554,7 @@ impl<'a> Ctx<'a> {
                 if let Some(id) = &self.options.error_id {
                     m.set("error_id", id);
                 }
-                if let Some(ts) = &self.timestamp {
+                if let Some(ts) = self.timestamp() {
                     m.set("timestamp", ts);
                 }
             }
@@ -629,7 +631,7 @@ impl<'a> Ctx<'a> {
                     m.set("suggestions", J::Strs(&e.suggestions));
                 }
                 m.set("tool_name", self.tool().unwrap_or("unknown"));
-                if let Some(ts) = &self.timestamp {
+                if let Some(ts) = self.timestamp() {
                     m.set("timestamp", ts);
                 }
             }
@@ -890,7 +892,7 @@ impl<'a> Ctx<'a> {
     fn log_record(&self) -> Obj<'_> {
         let e = self.error;
         let mut m = Obj::new();
-        if let Some(ts) = &self.timestamp {
+        if let Some(ts) = self.timestamp() {
             m.set("timestamp", ts);
         }
         if self.profile() == Profile::RpcEnvelope {
