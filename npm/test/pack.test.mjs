@@ -2,15 +2,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 test('npm pack: small, complete, no sources or tests', () => {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const files = pack.files.map((f) => f.path);
-  for (const needed of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/generated/mcp-errors.js', 'dist/generated/mcp-errors.core.wasm']) {
+  for (const needed of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/generated/mcp-errors.core.wasm']) {
     assert.ok(files.includes(needed), `${needed} is packed`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('node_modules/')), files.join(', '));
   assert.ok(pack.size < 200_000, `packed size ${pack.size} bytes`);
+  // One module at run time (each file costs Node's loader about 0.5 ms at
+  // import): the library and the CLI, nothing else.
+  assert.deepEqual(files.filter((f) => f.endsWith('.js')).sort(), ['dist/cli.js', 'dist/index.js']);
+});
+
+test('the library module imports only Node builtins; the test hooks are not in its types', () => {
+  const index = readFileSync(new URL('../dist/index.js', import.meta.url), 'utf8');
+  const specifiers = [...index.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1]);
+  assert.deepEqual(specifiers, ['node:fs']);
+  const types = readFileSync(new URL('../dist/index.d.ts', import.meta.url), 'utf8');
+  assert.ok(!types.includes('_testing'), 'dist/index.d.ts declares no test hooks');
+  assert.ok(types.includes('export declare function toolResult'), 'dist/index.d.ts declares the API');
 });

@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { classifyJson, render, renderJson, McpErrorsError } from '../dist/index.js';
-import { call } from '../dist/engine.js';
+import { classifyJson, render, renderJson, McpErrorsError, _testing } from '../dist/index.js';
+
+const { call } = _testing;
 
 const vectors = (file) =>
   JSON.parse(readFileSync(new URL(`../../tests/vectors/${file}`, import.meta.url), 'utf8')).cases;
