@@ -52,7 +52,7 @@ function headersToPairs(h: unknown): [string, string][] | undefined {
 }
 
 /** Any value → JSON-safe data, bounded in depth and size, cycles cut. */
-function plain(v: unknown, depth: number, seen: WeakSet<object>): unknown {
+function plain(v: unknown, depth: number, seen: object[]): unknown {
   if (v === undefined) return undefined;
   if (v === null) return null;
   switch (typeof v) {
@@ -69,8 +69,8 @@ function plain(v: unknown, depth: number, seen: WeakSet<object>): unknown {
       return undefined;
   }
   const o = v as object;
-  if (seen.has(o) || depth > MAX_DEPTH) return '[circular or too deep]';
-  seen.add(o);
+  if (depth > MAX_DEPTH || seen.includes(o)) return '[circular or too deep]';
+  seen.push(o);
   try {
     if (o instanceof Error) return raw(o, depth + 1, seen);
     if (o instanceof Date) return Number.isNaN(o.getTime()) ? String(o) : o.toISOString();
@@ -85,7 +85,7 @@ function plain(v: unknown, depth: number, seen: WeakSet<object>): unknown {
     const toJSON = (o as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') {
       try {
-        return plain(toJSON.call(o), depth + 1, new WeakSet());
+        return plain(toJSON.call(o), depth + 1, []);
       } catch {
         return '[unserializable]';
       }
@@ -105,7 +105,7 @@ function plain(v: unknown, depth: number, seen: WeakSet<object>): unknown {
     }
     return out;
   } finally {
-    seen.delete(o);
+    seen.pop();
   }
 }
 
@@ -114,7 +114,7 @@ function responseRaw(r: Response): Record<string, unknown> {
   return { name: 'Response', status: r.status, message: r.statusText || `HTTP ${r.status}`, headers: [...r.headers.entries()] };
 }
 
-function raw(e: unknown, depth: number, seen: WeakSet<object>): unknown {
+function raw(e: unknown, depth: number, seen: object[]): unknown {
   if (typeof Response !== 'undefined' && e instanceof Response) return responseRaw(e);
   if (typeof e !== 'object' || e === null) return plain(e, depth, seen);
   const o = e as Record<string, unknown>;
@@ -168,29 +168,36 @@ function raw(e: unknown, depth: number, seen: WeakSet<object>): unknown {
   return out;
 }
 
+/** Each hint and its raw-error field, in the order they are added. */
+const HINT_FIELDS = [
+  ['tool', 'tool'],
+  ['appCode', 'app_code'],
+  ['appType', 'app_type'],
+  ['details', 'details'],
+  ['suggestions', 'suggestions'],
+  ['expected', 'expected'],
+  ['retryable', 'retryable'],
+  ['retryAfterMs', 'retry_after_ms'],
+] as const satisfies readonly (readonly [keyof Hints, string])[];
+
 /** Convert any thrown value into the raw-error input, with the author's hints on top. */
 export function toRawError(err: unknown, hints: Hints = {}): Record<string, unknown> | unknown {
   let value: unknown;
   try {
-    value = raw(err, 0, new WeakSet());
+    value = raw(err, 0, []);
   } catch {
     value = { message: safeString(err) };
   }
-  const entries = Object.entries({
-    tool: hints.tool,
-    app_code: hints.appCode,
-    app_type: hints.appType,
-    details: hints.details,
-    suggestions: hints.suggestions,
-    expected: hints.expected,
-    retryable: hints.retryable,
-    retry_after_ms: hints.retryAfterMs,
-  }).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return value;
+  let extra: Record<string, unknown> | undefined;
+  for (const [from, to] of HINT_FIELDS) {
+    const v = hints[from];
+    if (v !== undefined) (extra ??= {})[to] = v;
+  }
+  if (extra === undefined) return value;
   const base = typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : value === null || value === undefined ? {} : { message: safeString(value) };
-  return { ...base, ...Object.fromEntries(entries) };
+  return { ...base, ...extra };
 }
 
 function safeString(v: unknown): string {

@@ -104,3 +104,27 @@ test('thrown non-errors and cycles', () => {
   const getter = Object.defineProperty(new Error('getter'), 'bad', { enumerable: true, get() { throw new Error('no'); } });
   assert.equal(classify(getter).message, 'getter');
 });
+
+test('toRawError: cycles cut, shared objects kept, each hint in its field and order', () => {
+  const shared = { id: 1 };
+  const data = { name: 'x', shared, again: shared };
+  data.self = data;
+  const e = Object.assign(new Error('m'), { data, tool: 'old' });
+  const hints = {
+    tool: 'weather', appCode: 'A', appType: 'T', details: { k: 1 }, suggestions: ['s'],
+    expected: true, retryable: false, retryAfterMs: 5,
+  };
+  assert.equal(JSON.stringify(toRawError(e, hints)), JSON.stringify({
+    name: 'Error', message: 'm',
+    data: { name: 'x', shared: { id: 1 }, again: { id: 1 }, self: '[circular or too deep]' },
+    tool: 'weather', app_code: 'A', app_type: 'T', details: { k: 1 }, suggestions: ['s'],
+    expected: true, retryable: false, retry_after_ms: 5,
+  }));
+  // No hints: the converted error itself; a thrown string gets a message.
+  assert.equal(JSON.stringify(toRawError(e)), JSON.stringify({
+    name: 'Error', message: 'm',
+    data: { name: 'x', shared: { id: 1 }, again: { id: 1 }, self: '[circular or too deep]' },
+    tool: 'old',
+  }));
+  assert.deepEqual(toRawError('boom', { tool: 't' }), { message: 'boom', tool: 't' });
+});
