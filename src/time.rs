@@ -103,21 +103,25 @@ pub fn format_rfc3339_seconds(ms: i64) -> String {
     if !(0..=9999).contains(&y) {
         return format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}Z");
     }
-    // Years 0–9999 without the formatting machinery (a tenth of its cost).
-    let mut out = String::with_capacity(20);
-    let mut push = |n: i64, width: u32, then: char| {
-        for i in (0..width).rev() {
-            out.push(char::from(b'0' + (n / 10i64.pow(i) % 10) as u8));
-        }
-        out.push(then);
+    // Years 0–9999 without the formatting machinery: the digits written
+    // into the template, two at a time.
+    let mut b = *b"0000-00-00T00:00:00Z";
+    let mut two = |at: usize, n: u32| {
+        b[at] = b'0' + (n / 10 % 10) as u8;
+        b[at + 1] = b'0' + (n % 10) as u8;
     };
-    push(y, 4, '-');
-    push(i64::from(m), 2, '-');
-    push(i64::from(d), 2, 'T');
-    push(h, 2, ':');
-    push(mi, 2, ':');
-    push(sec, 2, 'Z');
-    out
+    let y = y as u32;
+    two(0, y / 100);
+    two(2, y % 100);
+    two(5, m);
+    two(8, d);
+    two(11, h as u32);
+    two(14, mi as u32);
+    two(17, sec as u32);
+    // ASCII throughout, so always valid UTF-8.
+    std::str::from_utf8(&b)
+        .map(String::from)
+        .unwrap_or_default()
 }
 
 const MONTHS: [&str; 12] = [
