@@ -12,24 +12,22 @@ use std::borrow::Cow;
 use crate::input::{Map, Value};
 use crate::text::TrimFast;
 
+use crate::gather::{Candidate, Gathered};
 use crate::normalized::Normalized;
-use crate::signals::{self, Field, Strength};
+use crate::signals::{self, Field};
 use crate::taxonomy::Code;
-use crate::time;
+
+pub use crate::gather::ClassifyOptions;
+
+/// A wait this long (an hour) makes a rate limit a spent quota.
+const QUOTA_WAIT_MS: u64 = 3_600_000;
+/// The strength of a user's rule: a window does not overrule it.
+const USER_RULE: crate::signals::Strength = 99;
 
 /// How far `cause` chains and `errors` members are followed.
 pub const MAX_DEPTH: usize = 16;
 /// How many nodes of a cause tree are read at most.
 pub const MAX_NODES: usize = 64;
-
-/// Options for classification: what the host knows that the core cannot.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClassifyOptions {
-    /// The current time in milliseconds since the epoch, for HTTP-date `Retry-After`.
-    pub now_ms: Option<i64>,
-    /// Bounds on the normalized error's message, details and original.
-    pub limits: crate::Limits,
-}
 
 /// Raw-error fields the classifier reads; every other top-level field is kept in `details`.
 /// Stack traces are never kept: not for the model, not for the log.
@@ -70,60 +68,6 @@ const KNOWN_FIELDS: &[&str] = &[
     "traceback",
     "$metadata",
 ];
-
-/// A candidate classification from one signal.
-#[derive(Debug, Clone)]
-pub(crate) struct Candidate {
-    pub code: Code,
-    pub strength: Strength,
-    pub depth: usize,
-    pub order: usize,
-    pub evidence: String,
-}
-
-/// Everything gathered while walking the raw error.
-#[derive(Debug, Default)]
-pub(crate) struct Gathered {
-    pub candidates: Vec<Candidate>,
-    /// Retry delay and its evidence; the first (outermost, most specific) wins.
-    pub retry_after: Option<(u64, String)>,
-    /// An explicit retryability verdict (header or hint) and its evidence.
-    pub retry_verdict: Option<(bool, String, u8)>,
-    /// A TLS certificate failure was seen (never retryable).
-    pub tls: Option<String>,
-    pub http_status: Option<u16>,
-    pub body_message: Option<String>,
-    /// Skip writing evidence lines (they are empty): for results that never
-    /// show them. What is decided does not depend on them.
-    pub quiet: bool,
-}
-
-impl Gathered {
-    pub(crate) fn push(&mut self, code: Code, strength: Strength, depth: usize, evidence: String) {
-        let order = self.candidates.len();
-        self.candidates.push(Candidate {
-            code,
-            strength,
-            depth,
-            order,
-            evidence,
-        });
-    }
-
-    pub(crate) fn retry_after(&mut self, ms: u64, evidence: String) {
-        if self.retry_after.is_none() {
-            self.retry_after = Some((ms, evidence));
-        }
-    }
-
-    /// Record an explicit retry verdict; a higher `rank` wins, then the first one.
-    pub(crate) fn verdict(&mut self, retry: bool, evidence: String, rank: u8) {
-        match &self.retry_verdict {
-            Some((_, _, r)) if *r >= rank => {}
-            _ => self.retry_verdict = Some((retry, evidence, rank)),
-        }
-    }
-}
 
 /// Classify a raw error given as JSON text.
 pub fn classify_str(raw: &str, opts: &ClassifyOptions) -> Result<Normalized, crate::Error> {
@@ -181,7 +125,29 @@ pub(crate) fn classify_unsanitized(
                 .then(a.order.cmp(&b.order))
         })
         .cloned();
-    let code = winner.as_ref().map_or(Code::Unknown, |c| c.code);
+    let mut code = winner.as_ref().map_or(Code::Unknown, |c| c.code);
+    // A rate limit over a long window (per day, per month, a billing limit)
+    // or with a wait of an hour or more is a spent quota: retrying soon
+    // will not help. A user's rule or an explicit code is taken as it is.
+    let long_wait = g
+        .retry_after
+        .as_ref()
+        .is_some_and(|(ms, _)| *ms >= QUOTA_WAIT_MS);
+    let window =
+        if code == Code::RateLimited && winner.as_ref().is_some_and(|w| w.strength < USER_RULE) {
+            match (&g.window_structured, &g.quota_window, long_wait) {
+                (Some((true, ev)), _, _) => Some(ev.clone()),
+                (Some((false, _)), _, _) => None,
+                (None, Some(ev), _) => Some(ev.clone()),
+                (None, None, true) => Some("wait of an hour or more".to_string()),
+                _ => None,
+            }
+        } else {
+            None
+        };
+    if window.is_some() {
+        code = Code::QuotaExhausted;
+    }
     let info = code.info();
 
     // Without evidence (`quiet`) the lines are empty: none is gathered.
@@ -189,7 +155,11 @@ pub(crate) fn classify_unsanitized(
     let mut evidence: Vec<String> = Vec::new();
     if !quiet {
         let all = &g.candidates;
-        let mut agreeing: Vec<usize> = (0..all.len()).filter(|&i| all[i].code == code).collect();
+        let mut agreeing: Vec<usize> = (0..all.len())
+            .filter(|&i| {
+                all[i].code == code || (window.is_some() && all[i].code == Code::RateLimited)
+            })
+            .collect();
         // Strongest, then outermost, then first seen (`order` tells any two apart).
         let rank = |c: &Candidate| (std::cmp::Reverse(c.strength), c.depth, c.order);
         crate::input::merge_sort(&mut agreeing, &|a, b| rank(&all[a]) <= rank(&all[b]));
@@ -201,9 +171,20 @@ pub(crate) fn classify_unsanitized(
         if evidence.is_empty() {
             evidence.push("no signal".into());
         }
+        if let Some(w) = &window {
+            evidence.push(w.clone());
+        }
     }
 
     let mut retryable = info.retryable;
+    // The winning rule's own verdict (a deadlock is a retryable CONFLICT).
+    if let Some(r) = winner
+        .as_ref()
+        .and_then(|w| w.retry)
+        .filter(|_| window.is_none())
+    {
+        retryable = r;
+    }
     if let Some(tls) = &g.tls {
         if code == Code::NetworkError {
             retryable = false;
@@ -411,15 +392,4 @@ fn collect_details(root: &Map<'_>) -> Option<serde_json::Map<String, serde_json:
     } else {
         Some(details)
     }
-}
-
-/// Parse a `Retry-After` value: delay seconds or an HTTP-date (needs `now`).
-pub(crate) fn parse_retry_after(v: &str, now_ms: Option<i64>) -> Option<u64> {
-    let v = v.trim_fast();
-    if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-        return crate::signals::parse_decimal(v, 3).map(|ms| ms.min(u64::MAX / 2));
-    }
-    let at = time::parse_http_date(v)?;
-    let now = now_ms?;
-    Some(at.saturating_sub(now).max(0) as u64)
 }

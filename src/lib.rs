@@ -19,11 +19,13 @@
 mod classify;
 mod error;
 mod float;
+mod gather;
 mod input;
 mod json;
 mod normalized;
 pub mod redact;
 pub mod render;
+pub mod rules;
 mod signals;
 pub mod taxonomy;
 mod text;
@@ -40,6 +42,7 @@ pub use json::quoted as json_quoted;
 pub use normalized::Normalized;
 pub use redact::Limits;
 pub use render::{render, schema, Format, Profile, RenderOptions, SpecRevision, Target};
+pub use rules::UserRules;
 pub use taxonomy::{Category, Code, CodeInfo, TABLE};
 #[doc(hidden)]
 pub use text::find_json_special;
@@ -79,8 +82,15 @@ pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Err
     let value = parse_input(raw)?;
     // Only a log record shows the evidence.
     let evidence = options.target == Target::LogRecord;
-    let normalized =
-        classify::classify_unsanitized(value, &ClassifyOptions { now_ms, limits }, evidence);
+    let normalized = classify::classify_unsanitized(
+        value,
+        &ClassifyOptions {
+            now_ms,
+            limits,
+            rules: options.rules.clone(),
+        },
+        evidence,
+    );
     render::render_owned(normalized, options, &limits, now_ms)
 }
 

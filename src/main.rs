@@ -1,10 +1,10 @@
 //! The `mcp-errors` command line: classify and render raw errors given as JSON lines.
 //!
 //! ```text
-//! mcp-errors classify [--now RFC3339] [--limits JSON]  < raw-errors.jsonl
+//! mcp-errors classify [--now RFC3339] [--limits JSON] [--rules JSON]  < raw-errors.jsonl
 //! mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
 //!                   [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-//!                   [--extra-fields JSON] [--limits JSON] [--mask]
+//!                   [--extra-fields JSON] [--limits JSON] [--rules JSON] [--mask]
 //!                                                      < raw-errors.jsonl
 //! mcp-errors taxonomy
 //! mcp-errors schema PROFILE
@@ -19,22 +19,23 @@ use std::process::ExitCode;
 
 use mcp_errors::{
     classify_render, classify_str, parse_now, ClassifyOptions, Error, Format, Limits, Profile,
-    RenderOptions, SpecRevision, Target, TABLE,
+    RenderOptions, SpecRevision, Target, UserRules, TABLE,
 };
 use serde_json::json;
 
 const USAGE: &str = "\
 usage:
-  mcp-errors classify [--now RFC3339] [--limits JSON]
+  mcp-errors classify [--now RFC3339] [--limits JSON] [--rules JSON]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-                    [--extra-fields JSON] [--limits JSON] [--mask]
+                    [--extra-fields JSON] [--limits JSON] [--rules JSON] [--mask]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {\"error\":…} line.
 --limits takes a JSON object such as {\"max_message_chars\":500}.
+--rules takes a JSON array of recognizer rules (see the README).
 
 profiles: canonical, tool-error-v1, mcp-tool-error, text, error-object, rpc-envelope
 formats:  markdown, json, both
@@ -48,7 +49,7 @@ enum Command {
     Schema(Profile),
 }
 
-const CLASSIFY_FLAGS: &str = "classify takes only --now and --limits";
+const CLASSIFY_FLAGS: &str = "classify takes only --now, --limits and --rules";
 
 fn detail(err: Error) -> String {
     err.detail().to_string()
@@ -61,6 +62,10 @@ fn json_flag(flag: &str, v: &str) -> Result<serde_json::Value, String> {
 
 fn limits_flag(v: &str) -> Result<Limits, String> {
     Limits::from_json_value(&json_flag("--limits", v)?).map_err(detail)
+}
+
+fn rules_flag(v: &str) -> Result<UserRules, String> {
+    UserRules::from_value(&json_flag("--rules", v)?).map_err(detail)
 }
 
 /// Render's flags, each checked by the core as it is read (a value the core
@@ -86,6 +91,7 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
             "--output-schema",
             "--extra-fields",
             "--limits",
+            "--rules",
         ];
         if !known.contains(&flag) {
             return Err(format!(
@@ -117,6 +123,7 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
                 "--tool" => o.tool_name = Some(v),
                 "--output-schema" => o.output_schema = Some(v),
                 "--extra-fields" => o.extra_fields = Some(v),
+                "--rules" => o.rules = rules_flag(&v)?,
                 _ => o.limits = limits_flag(&v)?,
             }
             Ok(())
@@ -162,6 +169,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
                 match flag.as_str() {
                     "--now" => options.now_ms = Some(parse_now(v).map_err(detail)?),
                     "--limits" => options.limits = limits_flag(v)?,
+                    "--rules" => options.rules = rules_flag(v)?,
                     _ => return Err(CLASSIFY_FLAGS.into()),
                 }
             }

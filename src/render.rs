@@ -161,6 +161,8 @@ pub struct RenderOptions {
     pub mask: bool,
     /// Bounds on the message, details, original and the whole output.
     pub limits: crate::Limits,
+    /// The user's recognizer rules, for [`crate::classify_render`].
+    pub rules: crate::UserRules,
 }
 
 impl RenderOptions {
@@ -210,6 +212,13 @@ impl RenderOptions {
                 "output_schema" => o.output_schema = Some(json_text()),
                 "extra_fields" => o.extra_fields = Some(json_text()),
                 "limits" => o.limits = crate::Limits::from_json_value(&v.to_serde())?,
+                // An array of rules, or its JSON text.
+                "rules" => {
+                    o.rules = match v {
+                        Value::String(text) => crate::rules::parse_user_rules(text)?,
+                        other => crate::UserRules::from_value(&other.to_serde())?,
+                    }
+                }
                 "mask" => {
                     let Value::Bool(mask) = v else {
                         return Err(Error::InvalidOption(
@@ -578,7 +587,8 @@ impl<'a> Ctx<'a> {
             Profile::McpToolError => {
                 m.set("code", self.codes().mcp_tool_error);
                 m.set("message", &self.message);
-                m.set("retriable", e.retryable);
+                // Seed 001: an abort is its TIMEOUT, and its TIMEOUT is retriable.
+                m.set("retriable", e.retryable || e.code == Code::Cancelled);
                 if let Some(o) = &e.original {
                     m.set("original", J::Val(o));
                 }

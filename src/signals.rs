@@ -29,7 +29,7 @@ impl<'a> Field<'a> for Value<'a> {
     }
 }
 
-use crate::classify::{parse_retry_after, ClassifyOptions, Gathered};
+use crate::gather::{parse_retry_after, ClassifyOptions, Gathered};
 use crate::taxonomy::{Code, GRPC_NAMES};
 
 /// How decisive a signal is. Higher wins.
@@ -46,6 +46,8 @@ const NAME: Strength = 60;
 const RATELIMIT_HEADER: Strength = 55;
 const MESSAGE_CODE: Strength = 52;
 const HTTP: Strength = 50;
+/// A status stated in a message ("Request failed with status code 429").
+const STATUS_TEXT: Strength = 48;
 const HTTP_FROM_BODY: Strength = 45;
 const SDK_STATUS: Strength = 45;
 const WRAPPER: Strength = 30;
@@ -101,7 +103,7 @@ static SYS_CODES: &[(&str, Code)] = &[
     ("ERR_STREAM_PREMATURE_CLOSE", NetworkError),
     ("ERR_HTTP2_STREAM_ERROR", NetworkError),
     ("ERR_HTTP2_GOAWAY_SESSION", NetworkError),
-    ("ABORT_ERR", Timeout),
+    ("ABORT_ERR", Cancelled),
     // undici
     ("UND_ERR_CONNECT_TIMEOUT", Timeout),
     ("UND_ERR_HEADERS_TIMEOUT", Timeout),
@@ -193,7 +195,8 @@ static ERRNO: &[(i64, &str)] = &[
 /// Matched on the full dotted name, then on its last segment.
 static NAMES: &[(&str, Code, Strength)] = &[
     ("TimeoutError", Timeout, NAME),
-    ("AbortError", Timeout, NAME),
+    // A user abort; an abort whose reason is a timeout is a TIMEOUT (rules/runtimes.json).
+    ("AbortError", Cancelled, NAME),
     ("CancelledError", Cancelled, NAME),
     ("KeyboardInterrupt", Cancelled, NAME),
     ("ConnectionError", NetworkError, NAME),
@@ -738,6 +741,8 @@ pub(crate) fn read_node(
             && r.field("body").is_none()
             && r.contains_key("Error")
     });
+    let had_body_message = g.body_message.is_some();
+    let before_body = g.candidates.len();
     match body.as_deref() {
         Some(Value::Object(b)) => read_body(b, status, depth, &ev, opts, g),
         _ => {
@@ -746,6 +751,8 @@ pub(crate) fn read_node(
             }
         }
     }
+    // Recognizer rules: the user's, then the shipped tables (rules/*.json).
+    read_rules(node, body.as_deref(), &headers, status, depth, &ev, opts, g);
     // A node that is itself a provider body (e.g. the OpenAI SDK's `error` field copied up).
     if depth == 0 || (body.is_none() && botocore.is_none()) {
         if let Some(Value::Object(inner)) = node.field("error") {
@@ -762,9 +769,25 @@ pub(crate) fn read_node(
         set_body_message(g, issues_summary(issues, "path", "message").as_deref());
     }
 
-    // Message text.
+    // Message text: the node's, and what its upstream body said.
     if let Some(m) = str_of(node, "message") {
         read_message(m, status, depth, &ev, g);
+    }
+    // Only when the body named no provider code: its words add nothing then.
+    let body_coded = g.candidates[before_body..]
+        .iter()
+        .any(|c| c.strength >= PROVIDER && c.depth == depth);
+    if !had_body_message {
+        if let Some(m) = g.body_message.clone() {
+            if str_of(node, "message") != Some(m.as_str()) {
+                if body_coded {
+                    // What the words add to a coded body: a delay, a window.
+                    read_delay_and_window(&m, &ev, g);
+                } else {
+                    read_message(&m, status, depth, &ev, g);
+                }
+            }
+        }
     }
 
     // Author hints on retryability.
@@ -802,6 +825,49 @@ fn read_headers(
     if let Some(v) = header(headers, "retry-after") {
         if let Some(ms) = parse_retry_after(v, opts.now_ms) {
             g.retry_after(ms, ev(format_args!("retry-after {}", fmt_delay(ms))));
+        }
+    }
+    if let Some(v) = header(headers, "x-ms-retry-after-ms") {
+        if let Some(ms) = parse_decimal(v, 0) {
+            g.retry_after(ms, ev(format_args!("x-ms-retry-after-ms {ms}")));
+        }
+    }
+    // Rate-limit reset headers say when the window resets; on a refusal
+    // that is the delay. Seconds from now, or epoch seconds (GitHub).
+    let limited = status == Some(429)
+        || header(headers, "x-ratelimit-remaining")
+            .or_else(|| header(headers, "ratelimit-remaining"))
+            .is_some_and(|v| v.trim_fast() == "0");
+    if limited {
+        for name in [
+            "x-ratelimit-reset-after",
+            "ratelimit-reset",
+            "x-ratelimit-reset",
+            "x-ratelimit-reset-requests",
+        ] {
+            let Some(v) = header(headers, name) else {
+                continue;
+            };
+            let ms = match crate::rules::scaled(v, 1000) {
+                // Epoch seconds: a time, not a delay.
+                Some(ms) if ms >= 1_000_000_000_000 => {
+                    opts.now_ms.map(|now| ms.saturating_sub(now.max(0) as u64))
+                }
+                Some(ms) => Some(ms),
+                // OpenAI: "6m0s", "1s".
+                None => parse_text_duration(v).filter(|_| v.ends_with('s')),
+            };
+            if let Some(ms) = ms {
+                g.retry_after(ms, ev(format_args!("{name} {}", fmt_delay(ms))));
+                break;
+            }
+        }
+        // IETF draft `RateLimit: "api";r=0;t=55` (Hugging Face).
+        if let Some(t) = header(headers, "ratelimit").and_then(|v| v.split(";t=").nth(1)) {
+            let t = t.split([';', ',']).next().unwrap_or(t);
+            if let Some(ms) = crate::rules::scaled(t, 1000) {
+                g.retry_after(ms, ev(format_args!("ratelimit t={}", fmt_delay(ms))));
+            }
         }
     }
     for name in ["x-should-retry", "stripe-should-retry"] {
@@ -1016,15 +1082,22 @@ const TLS: u32 = 1 << 5;
 // message with one is searched again (rarely).
 const LARGER_THAN_MAX: u32 = 1 << 6;
 const ERRNO_TEXT: u32 = 1 << 7;
+/// A long quota window: a rate limit that names one is a spent quota.
+const WINDOW: u32 = 1 << 8;
+/// A stated delay may follow ([`DELAY_LEADS`]).
+const DELAY: u32 = 1 << 9;
+/// A status may follow ([`STATUS_LEADS`]).
+const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<21> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<54> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
     ("quota", 1),
     ("exceeded", 2),
     ("exhausted", 2),
+    ("exceeding", 2),
     ("timed out", 3),
     ("timeout", 3),
     ("deadline exceeded", 3),
@@ -1040,6 +1113,38 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<21> = crate::text::PhraseGroup
     (TLS_MESSAGES[8], 5),
     ("message larger than max", 6),
     ("[errno ", 7),
+    ("per day", 8),
+    ("perday", 8),
+    ("per-day", 8),
+    ("per month", 8),
+    ("permonth", 8),
+    ("daily", 8),
+    ("monthly", 8),
+    ("billing", 8),
+    ("spend limit", 8),
+    ("hard limit", 8),
+    ("(rpd)", 8),
+    ("(tpd)", 8),
+    ("credits", 8),
+    ("try again", 9),
+    ("retry in", 9),
+    ("retry after", 9),
+    ("retrying in", 9),
+    ("retry again", 9),
+    ("wait for", 9),
+    ("please wait", 9),
+    ("reset in", 9),
+    ("/ month", 8),
+    ("/month", 8),
+    ("/ day", 8),
+    ("status code", 10),
+    ("response code", 10),
+    ("client error", 10),
+    ("server error", 10),
+    ("http status", 10),
+    ("http error", 10),
+    ("status: ", 10),
+    ("occurred: status", 10),
 ]);
 
 /// `m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))`, by bytes:
@@ -1064,6 +1169,31 @@ fn words(m: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// A stated delay and a long quota window in a message.
+fn delay_and_window(
+    m: &str,
+    phrases: u32,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
+    g: &mut Gathered,
+) {
+    if phrases & WINDOW != 0 && g.quota_window.is_none() {
+        g.quota_window = Some(ev(format_args!("message quota window")));
+    }
+    if phrases & DELAY != 0 {
+        if let Some(ms) = delay_in_text(m) {
+            g.retry_after(ms, ev(format_args!("message delay {}", fmt_delay(ms))));
+        }
+    }
+}
+
+fn read_delay_and_window(
+    m: &str,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
+    g: &mut Gathered,
+) {
+    delay_and_window(m, MESSAGE_PHRASES.scan(m.as_bytes()), ev, g);
+}
+
 fn read_message(
     m: &str,
     status: Option<u16>,
@@ -1073,6 +1203,21 @@ fn read_message(
 ) {
     let m = m.trim_fast();
     let phrases = MESSAGE_PHRASES.scan(m.as_bytes());
+    delay_and_window(m, phrases, ev, g);
+    // Status text inside an exception's message counts as a status.
+    if status.is_none() {
+        let stated = if phrases & STATUS_LEAD != 0 {
+            status_in_text(m)
+        } else {
+            status_by_reason(m)
+        };
+        if let Some(s) = stated {
+            g.http_status.get_or_insert(s);
+            if let Some(c) = Code::from_http(s) {
+                g.push(c, STATUS_TEXT, depth, ev(format_args!("message http {s}")));
+            }
+        }
+    }
     // The class or code in front: "14 UNAVAILABLE: …", "ConnectionResetError: …".
     let head = crate::text::split_once(m, ": ").map(|(head, _)| head);
     // "MCP error -32001: Request timed out"
@@ -1433,7 +1578,10 @@ fn read_body_error(
 ) {
     let _ = outer;
     // Google: {"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [...]}}
-    let google_status = str_of(e, "status").and_then(|s| Code::from_grpc_name(s).map(|c| (s, c)));
+    // A remote service's INTERNAL is its bug: an upstream error to the tool.
+    let google_status = str_of(e, "status").and_then(|s| {
+        Code::from_grpc_name(s).map(|c| (s, if c == Internal { UpstreamError } else { c }))
+    });
     let mut quota_failure = false;
     let mut retry_info = false;
     if let Some(Value::Array(details)) = e.field("details") {
@@ -1447,6 +1595,26 @@ fn read_body_error(
                 }
             } else if ty.ends_with("google.rpc.QuotaFailure") {
                 quota_failure = true;
+                // Which window: `quotaId` "…PerDay…" / "…PerMinute…", or the metric's words.
+                if let Some(Value::Array(vs)) = d.field("violations") {
+                    for v in vs.iter().take(8) {
+                        for key in ["quotaId", "quotaMetric", "description"] {
+                            let Some(text) = v.field(key).and_then(Value::as_str) else {
+                                continue;
+                            };
+                            if MESSAGE_PHRASES.scan(text.as_bytes()) & WINDOW != 0 {
+                                g.window_structured =
+                                    Some((true, ev(format_args!("QuotaFailure {key} {text}"))));
+                            } else if g.window_structured.is_none()
+                                && (crate::text::contains(text, "PerMinute")
+                                    || find_ci(text, "per minute").is_some())
+                            {
+                                g.window_structured =
+                                    Some((false, ev(format_args!("QuotaFailure {key} {text}"))));
+                            }
+                        }
+                    }
+                }
             } else if ty.ends_with("google.rpc.ErrorInfo") {
                 if let Some(reason) = str_of(d, "reason") {
                     if let Some(c) = lookup(GOOGLE_REASONS, reason) {
@@ -1466,10 +1634,11 @@ fn read_body_error(
     }
     if quota_failure {
         // A per-minute quota says when to come back (RetryInfo); a spent budget does not.
-        let c = if retry_info {
-            RateLimited
-        } else {
-            QuotaExhausted
+        let c = match &g.window_structured {
+            Some((long, _)) if *long => QuotaExhausted,
+            Some(_) => RateLimited,
+            None if retry_info => RateLimited,
+            None => QuotaExhausted,
         };
         g.push(c, BODY_SPECIFIC, depth, ev(format_args!("QuotaFailure")));
     }
@@ -1589,6 +1758,281 @@ pub(crate) fn original(root: &Map<'_>) -> Option<serde_json::Value> {
     Some(serde_json::Value::Object(m))
 }
 
+/// Run the recognizer rules on a node: the user's, then the shipped ones.
+/// A message that starts with a class name (`java.net.UnknownHostException:
+/// …`) is also read as that name, no stronger than a code in a message.
+#[allow(clippy::too_many_arguments)]
+fn read_rules(
+    node: &Map<'_>,
+    body: Option<&Value<'_>>,
+    headers: &[(String, String)],
+    status: Option<u16>,
+    depth: usize,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
+    opts: &ClassifyOptions,
+    g: &mut Gathered,
+) {
+    let cx = crate::rules::Ctx {
+        node,
+        body,
+        headers,
+        status,
+    };
+    let push = |h: crate::rules::Hit<'_>, cap: Strength, g: &mut Gathered| {
+        let strength = h.table.strength.min(cap);
+        let evidence = match h.key {
+            Some(k) => ev(format_args!("{} {k}", h.table.tag)),
+            None => ev(format_args!("{}", h.table.tag)),
+        };
+        if let Some(d) = &h.row.delay {
+            if let Some(ms) = crate::rules::delay_ms(&cx, d) {
+                g.retry_after(
+                    ms,
+                    ev(format_args!("{} delay {}", h.table.tag, fmt_delay(ms))),
+                );
+            }
+        }
+        g.push_rule(h.row.code, strength, depth, evidence, h.row.retryable);
+    };
+    crate::rules::each_match(&cx, &opts.rules.0, &mut |h| push(h, EXPLICIT, g));
+    // "java.net.SocketTimeoutException: Read timed out": the class in front.
+    if let Some(m) = str_of(node, "message") {
+        if let Some((head, _)) = crate::text::split_once(m.trim_fast(), ": ") {
+            let classy = head.len() <= 160
+                && head.contains('.')
+                && head
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$'));
+            if classy && str_of(node, "name") != Some(head) {
+                let named = Map::single("name", Value::String(Cow::Borrowed(head)));
+                let cx = crate::rules::Ctx {
+                    node: &named,
+                    body: None,
+                    headers: &[],
+                    status,
+                };
+                crate::rules::each_match(&cx, &[], &mut |h| {
+                    let strength = h.table.strength.min(MESSAGE_CODE);
+                    let evidence = ev(format_args!(
+                        "message {} {}",
+                        h.table.tag,
+                        h.key.unwrap_or("")
+                    ));
+                    g.push_rule(h.row.code, strength, depth, evidence, h.row.retryable);
+                });
+            }
+        }
+    }
+}
+
+/// The standard reason phrase of an HTTP error status, as clients print it.
+static REASONS: &[(u16, &str)] = &[
+    (400, "bad request"),
+    (401, "unauthorized"),
+    (402, "payment required"),
+    (403, "forbidden"),
+    (404, "not found"),
+    (405, "method not allowed"),
+    (406, "not acceptable"),
+    (408, "request timeout"),
+    (409, "conflict"),
+    (410, "gone"),
+    (413, "payload too large"),
+    (413, "request entity too large"),
+    (413, "content too large"),
+    (415, "unsupported media type"),
+    (422, "unprocessable entity"),
+    (422, "unprocessable content"),
+    (423, "locked"),
+    (429, "too many requests"),
+    (500, "internal server error"),
+    (501, "not implemented"),
+    (502, "bad gateway"),
+    (503, "service unavailable"),
+    (504, "gateway timeout"),
+];
+
+/// Phrases an HTTP client puts right before the status it got: axios
+/// "Request failed with status code 429", Go "unexpected status code: 503",
+/// got "Response code 429 (Too Many Requests)", httpx "Client error '404 Not
+/// Found' for url …".
+static STATUS_LEADS: &[&str] = &[
+    "status code ",
+    "status code: ",
+    "status code=",
+    "response code ",
+    "client error '",
+    "server error '",
+    "http status ",
+    "http error ",
+    "status: ",
+    "error occurred: status ",
+];
+
+/// The HTTP status an exception's text states (4xx and 5xx only): after one
+/// of [`STATUS_LEADS`], or as a number followed by its reason phrase ("404
+/// Not Found", "429 Client Error: Too Many Requests", "429 (Too Many
+/// Requests)", aiohttp's "429, message='Too Many Requests'").
+pub(crate) fn status_in_text(m: &str) -> Option<u16> {
+    let b = m.as_bytes();
+    let three = |i: usize| status_digits(b, i);
+    for lead in STATUS_LEADS {
+        let mut from = 0;
+        while let Some(at) = find_ci(&m[from..], lead) {
+            let i = from + at + lead.len();
+            if let Some(n) = three(i) {
+                return Some(n);
+            }
+            from += at + 1;
+        }
+    }
+    status_by_reason(m)
+}
+
+/// A 4xx or 5xx number followed by its reason phrase, as in [`status_in_text`].
+fn status_by_reason(m: &str) -> Option<u16> {
+    let b = m.as_bytes();
+    let three = |i: usize| status_digits(b, i);
+    let mut i = 0;
+    while i + 3 < b.len() {
+        if let Some(n) = three(i) {
+            let rest = &m[i + 3..];
+            let rest = rest
+                .strip_prefix(", message='")
+                .or_else(|| rest.strip_prefix(" ("))
+                .or_else(|| rest.strip_prefix(' '));
+            if let Some(rest) = rest {
+                let rest = rest.as_bytes();
+                let starts = |p: &str| {
+                    rest.get(..p.len())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(p.as_bytes()))
+                };
+                let generic = if n < 500 {
+                    "client error"
+                } else {
+                    "server error"
+                };
+                if starts(generic)
+                    || REASONS
+                        .iter()
+                        .any(|(code, phrase)| *code == n && starts(phrase))
+                {
+                    return Some(n);
+                }
+            }
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// A 4xx or 5xx status written as three digits at `i`, a whole number.
+fn status_digits(b: &[u8], i: usize) -> Option<u16> {
+    let d = b.get(i..i + 3)?;
+    if !d.iter().all(u8::is_ascii_digit) || b.get(i + 3).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.') {
+        return None;
+    }
+    let n = d.iter().fold(0u16, |n, c| n * 10 + u16::from(c - b'0'));
+    (400..=599).contains(&n).then_some(n)
+}
+
+/// `hay.find(needle)` in any ASCII case; `needle` lowercase.
+fn find_ci(hay: &str, needle: &str) -> Option<usize> {
+    let h = hay.as_bytes();
+    let n = needle.as_bytes();
+    if n.is_empty() || h.len() < n.len() {
+        return None;
+    }
+    (0..=h.len() - n.len()).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+/// Phrases after which a message states how long to wait: OpenAI "Please
+/// try again in 20s" / "in 1m2.5s" / "in 6ms", Azure "Please retry after 42
+/// seconds", "retry in 30 seconds".
+static DELAY_LEADS: &[&str] = &[
+    "try again in ",
+    "try again after ",
+    "retry in ",
+    "retry after ",
+    "retrying in ",
+    "retry again in ",
+    "wait for ",
+    "please wait ",
+    "reset in ",
+];
+
+/// A delay a message states, in milliseconds (fractions rounded up).
+pub(crate) fn delay_in_text(m: &str) -> Option<u64> {
+    for lead in DELAY_LEADS {
+        if let Some(at) = find_ci(m, lead) {
+            if let Some(ms) = parse_text_duration(&m[at + lead.len()..]) {
+                return Some(ms);
+            }
+        }
+    }
+    None
+}
+
+/// A duration at the start of `s`: Go's form (`1m2.5s`, `59.977s`, `6ms`,
+/// `1h30m`), or a number and a unit word (`42 seconds`, `2 minutes`,
+/// `500 milliseconds`, `1.5 sec`).
+pub(crate) fn parse_text_duration(s: &str) -> Option<u64> {
+    // Azure quotes the number: "Please try again after '6' seconds".
+    let unquoted;
+    let s = match s.strip_prefix(['\'', '"']) {
+        Some(rest) => {
+            unquoted = rest.replacen(['\'', '"'], "", 1);
+            unquoted.as_str()
+        }
+        None => s,
+    };
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut total: u64 = 0;
+    let mut parts = 0;
+    loop {
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+            i += 1;
+        }
+        if i == start {
+            break;
+        }
+        let num = &s[start..i];
+        // A space between the number and a unit word.
+        let spaced = b.get(i) == Some(&b' ');
+        let j = if spaced { i + 1 } else { i };
+        let unit_end = j + b[j.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count();
+        let unit = s[j..unit_end].to_ascii_lowercase();
+        let scale: u32 = match unit.as_str() {
+            "ms" | "msec" | "msecs" | "millisecond" | "milliseconds" => 1,
+            "s" | "sec" | "secs" | "second" | "seconds" => 1000,
+            "m" | "min" | "mins" | "minute" | "minutes" => 60_000,
+            "h" | "hr" | "hrs" | "hour" | "hours" => 3_600_000,
+            _ => break,
+        };
+        // Go's compact form has no spaces; words come alone.
+        if spaced && parts > 0 {
+            break;
+        }
+        total = total.saturating_add(crate::rules::scaled(num, scale)?);
+        parts += 1;
+        i = unit_end;
+        if spaced {
+            break;
+        }
+    }
+    (parts > 0).then_some(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1630,6 +2074,57 @@ mod tests {
                 split(m),
                 "{m:?}"
             );
+        }
+    }
+
+    #[test]
+    fn stated_delays_in_every_documented_form() {
+        for (text, ms) in [
+            ("Please try again in 20s.", 20_000),
+            ("Please try again in 1m2.5s.", 62_500),
+            ("Please try again in 6ms.", 6),
+            ("try again in 59.977s", 59_977),
+            ("Please retry after 42 seconds.", 42_000),
+            ("Retry after 372 seconds", 372_000),
+            ("rate limit exceeded, retry in 30 seconds", 30_000),
+            ("Please try again after '6' seconds", 6_000),
+            ("[rate reset in 14m02s]", 842_000),
+            ("try again in 114h18m0s", 411_480_000),
+        ] {
+            assert_eq!(delay_in_text(text), Some(ms), "{text}");
+        }
+        assert_eq!(delay_in_text("try again later"), None);
+        assert_eq!(delay_in_text("retry in a few minutes"), None);
+    }
+
+    #[test]
+    fn statuses_stated_in_exception_text() {
+        for (text, status) in [
+            ("Request failed with status code 429", Some(429)),
+            ("unexpected status code: 503", Some(503)),
+            ("Response code 429 (Too Many Requests)", Some(429)),
+            (
+                "Client error '404 Not Found' for url 'https://x'",
+                Some(404),
+            ),
+            (
+                "429 Client Error: Too Many Requests for url: https://x",
+                Some(429),
+            ),
+            (
+                "429, message='Too Many Requests', url='https://x'",
+                Some(429),
+            ),
+            (
+                "Response status code does not indicate success: 429 (Too Many Requests).",
+                Some(429),
+            ),
+            ("[GET] \"https://x\": 404 Not Found", Some(404)),
+            ("listening on port 4040 Not Found", None),
+            ("took 429 ms", None),
+            ("error 1404 Not Found", None),
+        ] {
+            assert_eq!(status_in_text(text), status, "{text}");
         }
     }
 

@@ -64,3 +64,24 @@ fn readme_limits_table_matches_the_code() {
         .collect();
     assert_eq!(rows, want);
 }
+
+/// The README's table of recognised families is the compiled rules' list.
+#[test]
+fn readme_families_table_matches_the_rules() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let rows: Vec<(String, usize)> = readme
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("| ") && l.contains("| `rules/"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells[1].to_string(), cells[3].parse().expect("a row count"))
+        })
+        .collect();
+    let want: Vec<(String, usize)> = mcp_errors::rules::families()
+        .iter()
+        .map(|(family, _, _, rows)| (family.to_string(), *rows))
+        .collect();
+    assert_eq!(rows, want);
+}

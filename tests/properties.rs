@@ -58,6 +58,7 @@ fn options() -> impl Strategy<Value = RenderOptions> {
                 extra_fields: None,
                 mask,
                 limits: limits.unwrap_or_default(),
+                rules: Default::default(),
             },
         )
 }
@@ -113,7 +114,7 @@ proptest! {
 
     #[test]
     fn classification_keeps_within_any_limits(input in any_json(), limits in limits()) {
-        let n = classify_value(&input, &ClassifyOptions { now_ms: None, limits });
+        let n = classify_value(&input, &ClassifyOptions { now_ms: None, limits, ..Default::default() });
         // The cut text plus its marker (`…[truncated; N bytes in all]`).
         let marker = 40;
         prop_assert!(n.message.chars().count() <= limits.max_message_chars + marker);

@@ -15,6 +15,7 @@ fn classify_options(case: &serde_json::Value) -> ClassifyOptions {
     ClassifyOptions {
         now_ms: option_str(case, "now").map(|t| parse_now(&t).expect("vector time")),
         limits: common::limits(case),
+        rules: common::rules(case).expect("vector rules"),
     }
 }
 
@@ -139,7 +140,17 @@ fn error_vectors() {
                 other => {
                     let now_ms = other.map(|r| r.unwrap());
                     let limits = common::limits(case);
-                    classify_str(&raw, &ClassifyOptions { now_ms, limits }).map(|n| n.to_json())
+                    common::rules(case).and_then(|rules| {
+                        classify_str(
+                            &raw,
+                            &ClassifyOptions {
+                                now_ms,
+                                limits,
+                                rules,
+                            },
+                        )
+                        .map(|n| n.to_json())
+                    })
                 }
             },
             Some("render") => {
@@ -168,7 +179,11 @@ fn error_vectors() {
 fn cli_classify_matches_vectors_line_for_line() {
     let cases: Vec<_> = cases("classify.json")
         .into_iter()
-        .filter(|c| option_str(c, "now").is_none() && c["options"].get("limits").is_none())
+        .filter(|c| {
+            option_str(c, "now").is_none()
+                && c["options"].get("limits").is_none()
+                && c["options"].get("rules").is_none()
+        })
         .collect();
     let mut input = String::new();
     for (i, case) in cases.iter().enumerate() {
@@ -211,6 +226,34 @@ fn cli_classify_matches_vectors_line_for_line() {
     got.remove(4);
     for (case, line) in cases.iter().zip(got) {
         assert_eq!(line, expected_text(case), "{}", name(case));
+    }
+}
+
+/// Classify vectors with rules, through the CLI's `--rules` (one run each).
+#[test]
+fn cli_classify_takes_rules() {
+    let cases: Vec<_> = cases("classify.json")
+        .into_iter()
+        .filter(|c| c["options"].get("rules").is_some())
+        .collect();
+    assert!(cases.len() >= 4, "rule vectors exist");
+    for case in &cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-errors"))
+            .args(["classify", "--rules", &case["options"]["rules"].to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the CLI starts");
+        let input = format!("{}\n", raw(case));
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.trim_end(), expected_text(case), "{}", name(case));
     }
 }
 

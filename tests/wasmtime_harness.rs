@@ -90,10 +90,16 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
         extra_fields: o.extra_fields,
         mask: o.mask,
         limits: wit_limits(case),
+        rules: wit_rules(case),
     }
 }
 
 /// A case's `limits` option as the component's record, values as given.
+/// A case's `rules` option as the JSON text the WIT record takes.
+fn wit_rules(case: &serde_json::Value) -> Option<String> {
+    case["options"].get("rules").map(|r| r.to_string())
+}
+
 fn wit_limits(case: &serde_json::Value) -> Option<wit::Limits> {
     let l = case["options"].get("limits")?;
     let field = |k: &str| l.get(k).and_then(|v| v.as_u64()).map(|v| v as u32);
@@ -149,6 +155,7 @@ fn classify_vectors_through_the_component() {
         let options = wit::ClassifyOptions {
             now: option_str(case, "now"),
             limits: wit_limits(case),
+            rules: wit_rules(case),
         };
         let got = api
             .call_classify_json(&mut store, &raw(case), &options)
@@ -201,6 +208,7 @@ fn render_vectors_through_the_component() {
                 &wit::ClassifyOptions {
                     now: options.now.clone(),
                     limits: wit_limits(case),
+                    rules: wit_rules(case),
                 },
             )
             .expect("no trap")
@@ -235,6 +243,7 @@ fn error_vectors_through_the_component() {
                     &wit::ClassifyOptions {
                         now: option_str(case, "now"),
                         limits: wit_limits(case),
+                        rules: wit_rules(case),
                     },
                 )
                 .expect("no trap"),
@@ -279,6 +288,7 @@ fn render_rejects_bad_typed_input_without_trapping() {
             &wit::ClassifyOptions {
                 now: None,
                 limits: no_limits(),
+                rules: None,
             },
         )
         .unwrap()
@@ -371,7 +381,7 @@ proptest::proptest! {
         let api = bindings.mcp_errors_core_api();
         let now = "2025-10-27T14:32:15Z";
         let got = api
-            .call_classify_json(&mut store, &raw, &wit::ClassifyOptions { now: Some(now.into()), limits: no_limits() })
+            .call_classify_json(&mut store, &raw, &wit::ClassifyOptions { now: Some(now.into()), limits: no_limits(), rules: None })
             .expect("no trap");
         let native = mcp_errors::classify_str(
             &raw,
@@ -414,6 +424,7 @@ fn a_trap_is_contained_by_a_fresh_instance() {
     let options = wit::ClassifyOptions {
         now: None,
         limits: no_limits(),
+        rules: None,
     };
     let mut store = Store::new(engine, ());
     let bindings = McpErrors::instantiate(&mut store, &component, &linker).unwrap();

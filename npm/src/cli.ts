@@ -8,16 +8,17 @@ import {
 import type { Format, Limits, Profile, RenderOptions, SpecRevision, Target } from './types.js';
 
 const USAGE = `usage:
-  mcp-errors classify [--now RFC3339] [--limits JSON]
+  mcp-errors classify [--now RFC3339] [--limits JSON] [--rules JSON]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-                    [--extra-fields JSON] [--limits JSON] [--mask]
+                    [--extra-fields JSON] [--limits JSON] [--rules JSON] [--mask]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {"error":…} line.
---limits takes a JSON object such as {"max_message_chars":500}.`;
+--limits takes a JSON object such as {"max_message_chars":500}.
+--rules takes a JSON array of recognizer rules (see the README).`;
 
 function usage(message: string): never {
   process.stderr.write(`mcp-errors: ${message}\n\n${USAGE}\n`);
@@ -104,6 +105,7 @@ function parseRenderOptions(args: string[]): RenderOptions {
       case '--tool': alone = { toolName: o.toolName = value() }; break;
       case '--output-schema': alone = { outputSchema: o.outputSchema = value() }; break;
       case '--limits': alone = { limits: o.limits = parseLimits(value()) }; break;
+      case '--rules': alone = { rules: o.rules = parseRules(value()) }; break;
       case '--extra-fields': {
         // Passed on as text, as the other CLIs do: `JSON.parse` would round
         // integers past 2^53.
@@ -118,6 +120,13 @@ function parseRenderOptions(args: string[]): RenderOptions {
     checkedByCore(() => renderJson('{}', { now: CHECK_TIME, ...alone }));
   }
   return o;
+}
+
+/** `--rules` JSON text, passed on as text and checked by the core; any mistake is a usage error. */
+function parseRules(value: string): string {
+  jsonFlag('--rules', value);
+  checkedByCore(() => classifyJson('{}', { rules: value }));
+  return value;
 }
 
 function run(): void {
@@ -144,17 +153,19 @@ function run(): void {
   if (command === 'classify') {
     let now: string | undefined;
     let limits: Limits | undefined;
+    let rules: string | undefined;
     // Each flag checked as it is read, as in the other CLIs.
     for (let i = 0; i < rest.length; i += 2) {
       const value = rest[i + 1];
-      if (value === undefined) usage('classify takes only --now and --limits');
+      if (value === undefined) usage('classify takes only --now, --limits and --rules');
       if (rest[i] === '--now') {
         now = value;
         checkedByCore(() => classifyJson('{}', { now: value }));
       } else if (rest[i] === '--limits') limits = parseLimits(value);
-      else usage('classify takes only --now and --limits');
+      else if (rest[i] === '--rules') rules = parseRules(value);
+      else usage('classify takes only --now, --limits and --rules');
     }
-    handle = (line) => classifyJson(line, { now: now ?? null, limits });
+    handle = (line) => classifyJson(line, { now: now ?? null, limits, rules });
   } else if (command === 'render') {
     const options = parseRenderOptions(rest);
     // Together, in case the core refuses a combination (with a time, as above).

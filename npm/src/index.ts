@@ -13,7 +13,7 @@ import {
 } from './engine.js';
 import { toRawError, ToolError } from './convert.js';
 import type {
-  CallToolResult, Category, CodeInfo, ErrorCode, Hints, Limits, NormalizedError, Profile, RenderOptions,
+  CallToolResult, Category, ClassifyOptions, CodeInfo, ErrorCode, Hints, Limits, NormalizedError, Profile, RenderOptions, Rule,
 } from './types.js';
 import type * as Types from './generated/interfaces/mcp-errors-core-types.js';
 
@@ -75,7 +75,14 @@ function witOptions(o: RenderOptions = {}): Types.RenderOptions {
       : typeof o.extraFields === 'string' ? o.extraFields : JSON.stringify(o.extraFields),
     mask: o.mask ?? false,
     limits: witLimits(o.limits),
+    rules: witRules(o.rules),
   };
+}
+
+/** Rules as the JSON text the component takes (the core checks them). */
+function witRules(r: Rule[] | string | undefined): string | undefined {
+  if (r === undefined || r === null) return undefined;
+  return typeof r === 'string' ? r : JSON.stringify(r);
 }
 
 /** The names of the limits, in the core's order. */
@@ -104,10 +111,11 @@ function witLimits(l: Limits | undefined): Types.Limits | undefined {
 }
 
 /** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
-export function classifyJson(raw: string, options: { now?: Date | string | null; limits?: Limits } = {}): string {
+export function classifyJson(raw: string, options: ClassifyOptions = {}): string {
   return call((api) => api.classifyJson(raw, {
     now: options.now == null ? undefined : time(options.now),
     limits: witLimits(options.limits),
+    rules: witRules(options.rules),
   }));
 }
 
@@ -117,7 +125,7 @@ export function renderJson(raw: string, options: RenderOptions = {}): string {
 }
 
 /** Classify any thrown value (with optional hints) into the canonical normalized error. */
-export function classify(err: unknown, hints?: Hints, options: { now?: Date | string | null; limits?: Limits } = {}): NormalizedError {
+export function classify(err: unknown, hints?: Hints, options: ClassifyOptions = {}): NormalizedError {
   return JSON.parse(classifyJson(JSON.stringify(toRawError(err, hints)) ?? 'null', options)) as NormalizedError;
 }
 
@@ -154,6 +162,7 @@ function jsonOptions(o: RenderOptions): string {
     extra_fields: w.extraFields,
     mask: w.mask,
     limits: w.limits && Object.fromEntries(Object.entries(w.limits).map(([k, v]) => [snake(k), v])),
+    rules: w.rules,
   });
 }
 

@@ -62,6 +62,63 @@ export interface RenderOptions {
   mask?: boolean;
   /** Bounds on the message, details, original and the whole output (absent = the defaults). */
   limits?: Limits;
+  /** Your own recognizer rules (or their JSON text): they beat every built-in signal. */
+  rules?: Rule[] | string;
+}
+
+/** One condition of a rule; every key given must hold. */
+export interface RuleCondition {
+  /** An HTTP status, a class such as `"5xx"`, or a list of them. */
+  status?: number | string | (number | string)[];
+  /** The error class: the whole name or its last segment. */
+  name?: string | string[];
+  /** The error's `code` equals one of these. */
+  code?: string | number | (string | number)[];
+  /** The message contains this phrase (any case, at a word start). */
+  message?: string;
+  /** A location: `body.fault.kind`, `body.errors[].code`, `headers.x-reason`, `cause.name`. */
+  path?: string;
+  equals?: string | number | boolean | (string | number | boolean)[];
+  in?: (string | number | boolean)[];
+  contains?: string;
+  prefix?: string;
+  exists?: boolean;
+}
+
+/** Where a retry delay is stated, and in which unit. */
+export interface RuleDelay {
+  path: string;
+  /** Default `s`. */
+  unit?: 's' | 'ms';
+}
+
+/** The verdict of a rule or of one row of a table. */
+export interface RuleVerdict {
+  code: string;
+  retryable?: boolean;
+  retry_after?: RuleDelay;
+}
+
+/**
+ * A recognizer rule, in the JSON form the library's own tables use (`rules/*.json`): a
+ * matcher (`when`) and a verdict, or a table (`at` + `rows`) of verdicts by value.
+ */
+export interface Rule extends Partial<RuleVerdict> {
+  /** Named in the evidence as `rule ID`. */
+  id: string;
+  when?: RuleCondition | RuleCondition[];
+  at?: string | string[];
+  take?: 'exact' | 'name' | 'phrase' | 'first_word' | 'prefix2';
+  rows?: Record<string, RuleVerdict>;
+}
+
+/** Options of `classify` / `classifyJson`. */
+export interface ClassifyOptions {
+  /** The current time, for HTTP-date `Retry-After` and epoch reset headers. */
+  now?: Date | string | null;
+  limits?: Limits;
+  /** Your own recognizer rules (or their JSON text). */
+  rules?: Rule[] | string;
 }
 
 /**

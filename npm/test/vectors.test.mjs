@@ -25,6 +25,7 @@ export function renderOptions(o = {}) {
     extraFields: o.extra_fields === undefined ? undefined : JSON.parse(o.extra_fields),
     mask: o.mask === true,
     limits: limits(o),
+    rules: o.rules,
   };
 }
 
@@ -40,7 +41,7 @@ test('classify vectors', () => {
   const cases = vectors('classify.json');
   assert.ok(cases.length >= 80);
   for (const c of cases) {
-    assert.equal(classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) }), JSON.stringify(c.expected), c.name);
+    assert.equal(classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options), rules: c.options.rules }), JSON.stringify(c.expected), c.name);
   }
 });
 
@@ -54,7 +55,7 @@ test('render vectors', () => {
 
 test('render of a normalized error: the render vectors, classified first', () => {
   for (const c of vectors('render.json')) {
-    const normalized = JSON.parse(classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) }));
+    const normalized = JSON.parse(classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options), rules: c.options.rules }));
     assert.deepEqual(render(normalized, renderOptions(c.options)), c.expected, c.name);
   }
 });
@@ -75,7 +76,7 @@ test('render of a normalized error: a wrong field is the core\'s typed error', (
 test('error vectors: typed errors, never a crash', () => {
   for (const c of vectors('errors.json')) {
     const run = () => {
-      if (c.api === 'classify') return classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options) });
+      if (c.api === 'classify') return classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options), rules: c.options.rules });
       // render-json's text as given (the facade's `render` takes an object).
       if (c.api === 'render-json') return call((api) => api.renderJson(raw(c), JSON.stringify(c.options)));
       return renderJson(raw(c), renderOptions(c.options));

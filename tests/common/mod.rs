@@ -67,6 +67,15 @@ pub fn render_options(case: &Value) -> RenderOptions {
         extra_fields: o("extra_fields"),
         mask: case["options"].get("mask") == Some(&Value::Bool(true)),
         limits: limits(case),
+        rules: rules(case).expect("vector rules"),
+    }
+}
+
+/// A case's `rules` option (absent = none).
+pub fn rules(case: &Value) -> Result<mcp_errors::UserRules, mcp_errors::Error> {
+    match case["options"].get("rules") {
+        None => Ok(mcp_errors::UserRules::default()),
+        Some(v) => mcp_errors::UserRules::from_value(v),
     }
 }
 

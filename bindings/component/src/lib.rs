@@ -102,7 +102,16 @@ fn classify_options(o: &wit::ClassifyOptions) -> Result<mcp_errors::ClassifyOpti
     Ok(mcp_errors::ClassifyOptions {
         now_ms,
         limits: limits(o.limits.as_ref())?,
+        rules: rules(o.rules.as_deref())?,
     })
+}
+
+/// The rule set, parsed by the core (absent: none).
+fn rules(text: Option<&str>) -> Result<mcp_errors::UserRules, wit::Error> {
+    match text {
+        None => Ok(mcp_errors::UserRules::default()),
+        Some(t) => mcp_errors::rules::parse_user_rules(t).map_err(to_wit_error),
+    }
 }
 
 /// No record or absent fields keep the defaults; the core checks every range.
@@ -167,6 +176,7 @@ fn render_options(o: wit::RenderOptions) -> Result<mcp_errors::RenderOptions, wi
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
         mask: o.mask,
+        rules: rules(o.rules.as_deref())?,
     })
 }
 

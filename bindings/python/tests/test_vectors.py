@@ -14,7 +14,7 @@ def test_classify_vectors():
     cs = cases("classify.json")
     assert len(cs) >= 80
     for c in cs:
-        assert classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits")) == expected(c), c["name"]
+        assert classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"), rules=c["options"].get("rules")) == expected(c), c["name"]
 
 
 def test_render_vectors():
@@ -26,7 +26,7 @@ def test_render_vectors():
 
 def test_render_of_a_normalized_error():
     for c in cases("render.json"):
-        normalized = json.loads(classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits")))
+        normalized = json.loads(classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"), rules=c["options"].get("rules")))
         assert render(normalized, **render_kwargs(c["options"])) == c["expected"], c["name"]
 
 
@@ -34,7 +34,7 @@ def test_render_of_a_normalized_error():
 def test_error_vectors(c):
     with pytest.raises(McpErrorsError) as info:
         if c["api"] == "classify":
-            classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"))
+            classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"), rules=c["options"].get("rules"))
         elif c["api"] == "render-json":
             # The text as given (`render` takes a mapping).
             ENGINE.call("render-json", raw(c), json.dumps(c["options"]))

@@ -29,7 +29,7 @@ import os
 import sys
 from enum import Enum
 from types import SimpleNamespace
-from typing import Any, Callable, Literal, Mapping, TypeVar
+from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
 from ._convert import ToolError, to_raw_error
 from ._engine import ENGINE, McpErrorsError
@@ -187,6 +187,7 @@ def _options(
     extra_fields: Mapping[str, Any] | None = None,
     mask: bool = False,
     limits: Mapping[str, int] | None = None,
+    rules: Sequence[Mapping[str, Any]] | str | None = None,
 ) -> str:
     """Keyword options → the core's JSON options (conversion only; the core checks them)."""
     o: dict[str, Any] = {
@@ -201,6 +202,7 @@ def _options(
         "extra_fields": extra_fields,
         "mask": mask,
         "limits": limits,
+        "rules": rules,
     }
     return json.dumps({k: v for k, v in o.items() if v is not None}, separators=(",", ":"))
 
@@ -241,17 +243,30 @@ def _limits_record(limits: Mapping[str, int] | None) -> Any:
     return record
 
 
-def _classify_options(now: str | None, limits: Mapping[str, int] | None) -> SimpleNamespace:
+def _rules_text(rules: Sequence[Mapping[str, Any]] | str | None) -> str | None:
+    """Rules as the JSON text the component takes (the core checks them)."""
+    if rules is None or isinstance(rules, str):
+        return rules
+    return json.dumps(rules, separators=(",", ":"), ensure_ascii=False)
+
+
+def _classify_options(
+    now: str | None, limits: Mapping[str, int] | None, rules: Sequence[Mapping[str, Any]] | str | None = None
+) -> SimpleNamespace:
     """The classify-options record of the component."""
-    return SimpleNamespace(now=now, limits=_limits_record(limits))
+    return SimpleNamespace(now=now, limits=_limits_record(limits), rules=_rules_text(rules))
 
 
 def classify_json(
-    raw: str, now: _dt.datetime | str | None = None, limits: Mapping[str, int] | None = None
+    raw: str,
+    now: _dt.datetime | str | None = None,
+    limits: Mapping[str, int] | None = None,
+    rules: Sequence[Mapping[str, Any]] | str | None = None,
 ) -> str:
     """Classify raw-error JSON text; returns canonical JSON text (the bytes every host prints).
-    `limits` bounds the message, details and original (snake_case keys, as in `render_json`)."""
-    return ENGINE.call("classify-json", raw, _classify_options(_time(now), limits))
+    `limits` bounds the message, details and original (snake_case keys, as in `render_json`);
+    `rules` are your own recognizer rules (a list, or its JSON text), which beat the built-in ones."""
+    return ENGINE.call("classify-json", raw, _classify_options(_time(now), limits, rules))
 
 
 def render_json(raw: str, **options: Any) -> str:
@@ -264,12 +279,13 @@ def classify(
     *,
     now: _dt.datetime | str | None = None,
     limits: Mapping[str, int] | None = None,
+    rules: Sequence[Mapping[str, Any]] | str | None = None,
     **hints: Any,
 ) -> NormalizedError:
     """Classify any exception (or value), with optional hints (tool, app_code, app_type,
-    details, suggestions, expected, retryable, retry_after_ms)."""
+    details, suggestions, expected, retryable, retry_after_ms) and your own `rules`."""
     raw = _dumps(to_raw_error(exc, **hints))
-    return NormalizedError.from_dict(json.loads(classify_json(raw, now=now, limits=limits)))
+    return NormalizedError.from_dict(json.loads(classify_json(raw, now=now, limits=limits, rules=rules)))
 
 
 def render(normalized: NormalizedError | Mapping[str, Any], **options: Any) -> dict[str, Any]:

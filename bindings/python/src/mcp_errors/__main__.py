@@ -10,16 +10,17 @@ from typing import Any, Callable, NoReturn
 from . import McpErrorsError, classify_json, render_json, schema, taxonomy
 
 USAGE = """usage:
-  mcp-errors classify [--now RFC3339] [--limits JSON]
+  mcp-errors classify [--now RFC3339] [--limits JSON] [--rules JSON]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
-                    [--extra-fields JSON] [--limits JSON] [--mask]
+                    [--extra-fields JSON] [--limits JSON] [--rules JSON] [--mask]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {"error":…} line.
---limits takes a JSON object such as {"max_message_chars":500}."""
+--limits takes a JSON object such as {"max_message_chars":500}.
+--rules takes a JSON array of recognizer rules (see the README)."""
 
 _FLAGS = {
     "--profile": "profile",
@@ -32,6 +33,7 @@ _FLAGS = {
     "--output-schema": "output_schema",
     "--extra-fields": "extra_fields",
     "--limits": "limits",
+    "--rules": "rules",
 }
 
 
@@ -73,6 +75,13 @@ def _core_checks(call: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         _usage(e.message)
 
 
+def _rules(text: str) -> str:
+    """`--rules` JSON text, checked by the core; any mistake is a usage error."""
+    _json_flag("--rules", text)
+    _core_checks(classify_json, "{}", rules=text)
+    return text
+
+
 def _limits(text: str) -> Any:
     """`--limits` JSON, checked by the core; any mistake is a usage error."""
     limits = _json_flag("--limits", text)
@@ -107,18 +116,21 @@ def main(argv: list[str] | None = None) -> int:
     if command == "classify":
         now = None
         limits = None
+        rules = None
         i = 0
         # Each flag checked as it is read, in the order given, as in the other CLIs.
         while i < len(rest):
-            if rest[i] not in ("--now", "--limits") or i + 1 >= len(rest):
-                _usage("classify takes only --now and --limits")
+            if rest[i] not in ("--now", "--limits", "--rules") or i + 1 >= len(rest):
+                _usage("classify takes only --now, --limits and --rules")
             if rest[i] == "--now":
                 now = rest[i + 1]
                 _core_checks(classify_json, "{}", now=now)
+            elif rest[i] == "--rules":
+                rules = _rules(rest[i + 1])
             else:
                 limits = _limits(rest[i + 1])
             i += 2
-        handle = lambda line: classify_json(line, now=now, limits=limits)  # noqa: E731
+        handle = lambda line: classify_json(line, now=now, limits=limits, rules=rules)  # noqa: E731
     elif command == "render":
         options: dict[str, Any] = {"now": None}
         i = 0
@@ -135,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             value: Any = rest[i + 1]
             if flag == "--limits":
                 value = _limits(value)
+            elif flag == "--rules":
+                value = _rules(value)
             elif flag == "--extra-fields":
                 value = _json_flag(flag, value)
             options[_FLAGS[flag]] = value
