@@ -29,11 +29,15 @@ test('AbortSignal.timeout: TimeoutError DOMException', async (t) => {
   assert.equal(n.retryable, true);
 });
 
-test('AbortController.abort(): AbortError', () => {
+test('AbortController.abort(): a user abort is CANCELLED, AbortSignal.timeout() is TIMEOUT', async () => {
   const c = new AbortController();
   c.abort();
-  const n = classify(c.signal.reason);
+  assert.equal(classify(c.signal.reason).code, 'CANCELLED');
+  const signal = AbortSignal.timeout(1);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const n = classify(signal.reason);
   assert.equal(n.code, 'TIMEOUT');
+  assert.equal(n.retryable, true);
 });
 
 test('a Node system error keeps its fields as details', async () => {
