@@ -120,8 +120,8 @@ def test_several_bad_flags_name_the_first_in_every_cli():
         (["render", "--extra-fields", '{"a":"\\ud800"}'], "mcp-errors: --extra-fields must be JSON"),
         (["classify", "--now", "soon", "--limits", '{"max_depth":0}'], 'mcp-errors: `now` is not an RFC 3339 time: "soon"'),
         (["classify", "--limits", '{"max_depth":0}', "--now", "soon"], 'mcp-errors: limit "max_depth" is 0; it must be from 1 to 32'),
-        (["classify", "--profile", "canonical"], "mcp-errors: classify takes only --now and --limits"),
-        (["classify", "--now"], "mcp-errors: classify takes only --now and --limits"),
+        (["classify", "--profile", "canonical"], "mcp-errors: classify takes only --now, --limits and --rules"),
+        (["classify", "--now"], "mcp-errors: classify takes only --now, --limits and --rules"),
     ):
         out = run_all(args, b'{"status":500}\n')
         first = {k: v.stderr.decode().splitlines()[0] if v.stderr else "" for k, v in out.items()}

@@ -18,7 +18,7 @@ def test_concurrent_calls_from_many_threads():
 
     def work(offset: int) -> None:
         for c in vectors[offset:] + vectors[:offset]:
-            got = classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"))
+            got = classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"), rules=c["options"].get("rules"))
             if got != expected(c):
                 failures.append(c["name"])
 
@@ -84,12 +84,12 @@ def test_the_cached_lowering_agrees_with_wasmtime_py():
 
     inst = ENGINE._instance()
     fn = inst.fns["classify-json"]
-    options = [SimpleNamespace(now=None, limits=None), SimpleNamespace(now="2025-10-27T14:32:15Z", limits=None)]
+    options = [SimpleNamespace(now=None, limits=None, rules=None), SimpleNamespace(now="2025-10-27T14:32:15Z", limits=None, rules=None), SimpleNamespace(now=None, limits=None, rules='[{"id":"r","when":{"status":500},"code":"UNAVAILABLE"}]')]
     for values in [(None,) * 5, (20, 16, 2, 3, 4096), (7, None, None, None, None)]:
         limits = Record()
         for name, v in zip(("max-message-chars", "max-string-chars", "max-depth", "max-members", "max-rendered-bytes"), values):
             setattr(limits, name, v)
-        options.append(SimpleNamespace(now="2025-10-27T14:32:15Z", limits=limits))
+        options.append(SimpleNamespace(now="2025-10-27T14:32:15Z", limits=limits, rules=None))
     raw_error = json.dumps({"message": "x" * 40, "status": 503, "headers": {"retry-after": "Mon, 27 Oct 2025 14:32:20 GMT"}, "details": {"a": {"b": {"c": [1, 2, 3, 4]}}}})
     results = set()
     for opts in options:
@@ -116,7 +116,7 @@ def test_a_value_that_cannot_be_lowered_fails_cleanly():
     for name, v in zip(("max-message-chars", "max-string-chars", "max-depth", "max-members", "max-rendered-bytes"), (1, "two", 3, 4, 5)):
         setattr(limits, name, v)
     try:
-        inst.fns["classify-json"](inst.store, "{}", SimpleNamespace(now=None, limits=limits))
+        inst.fns["classify-json"](inst.store, "{}", SimpleNamespace(now=None, limits=limits, rules=None))
         raise AssertionError("a string is not a u32")
     except TypeError:
         pass
