@@ -179,21 +179,10 @@ fn main() {
                 })
                 .collect();
             let when = out.stat("Cond", &when);
-            let take = form::Take::ALL
-                .iter()
-                .find(|(_, t)| *t == spec.take)
-                .map(|(n, _)| *n)
-                .expect("a take");
-            let take = match take {
-                "exact" => "Exact",
-                "name" => "Name",
-                "phrase" => "Phrase",
-                "first_word" => "FirstWord",
-                _ => "Prefix2",
-            };
             tables.push(format!(
-                "Table {{ tag: Cow::Borrowed({:?}), at: Cow::Borrowed(&{at}), take: Take::{take}, when: Cow::Borrowed(&{when}), strength: {}, rows: Cow::Borrowed(&{rows}) }}",
+                "Table {{ tag: Cow::Borrowed({:?}), at: Cow::Borrowed(&{at}), take: Take::{:?}, when: Cow::Borrowed(&{when}), strength: {}, rows: Cow::Borrowed(&{rows}) }}",
                 file.tag,
+                spec.take,
                 form::tier_strength(&tier)
             ));
             // The anchor: the first segment of every `at` path, else of the first path condition.

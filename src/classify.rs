@@ -21,8 +21,8 @@ pub use crate::gather::ClassifyOptions;
 
 /// A wait this long (an hour) makes a rate limit a spent quota.
 const QUOTA_WAIT_MS: u64 = 3_600_000;
-/// The strength of a user's rule: a window does not overrule it.
-const USER_RULE: crate::signals::Strength = 99;
+/// A user's rule: a window does not overrule it.
+const USER_RULE: crate::gather::Strength = crate::rules::form::USER_STRENGTH;
 
 /// How far `cause` chains and `errors` members are followed.
 pub const MAX_DEPTH: usize = 16;

@@ -2,10 +2,12 @@
 //! it reads: shared by `classify` (which decides) and `signals` (which reads
 //! a node), so neither depends on the other's internals.
 
-use crate::signals::Strength;
 use crate::taxonomy::Code;
 use crate::text::TrimFast;
 use crate::time;
+
+/// How decisive a signal is. Higher wins.
+pub(crate) type Strength = u8;
 
 /// Options for classification: what the host knows that the core cannot.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

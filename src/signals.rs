@@ -32,8 +32,7 @@ impl<'a> Field<'a> for Value<'a> {
 use crate::gather::{parse_retry_after, ClassifyOptions, Gathered};
 use crate::taxonomy::{Code, GRPC_NAMES};
 
-/// How decisive a signal is. Higher wins.
-pub(crate) type Strength = u8;
+pub(crate) use crate::gather::Strength;
 
 const EXPLICIT: Strength = 100;
 const VALIDATION: Strength = 85;
@@ -773,15 +772,14 @@ pub(crate) fn read_node(
     if let Some(m) = str_of(node, "message") {
         read_message(m, status, depth, &ev, g);
     }
-    // Only when the body named no provider code: its words add nothing then.
-    let body_coded = g.candidates[before_body..]
-        .iter()
-        .any(|c| c.strength >= PROVIDER && c.depth == depth);
     if !had_body_message {
         if let Some(m) = g.body_message.clone() {
             if str_of(node, "message") != Some(m.as_str()) {
+                // A body that named a provider code: its words add a delay, a window.
+                let body_coded = g.candidates[before_body..]
+                    .iter()
+                    .any(|c| c.strength >= PROVIDER && c.depth == depth);
                 if body_coded {
-                    // What the words add to a coded body: a delay, a window.
                     read_delay_and_window(&m, &ev, g);
                 } else {
                     read_message(&m, status, depth, &ev, g);
@@ -834,10 +832,10 @@ fn read_headers(
     }
     // Rate-limit reset headers say when the window resets; on a refusal
     // that is the delay. Seconds from now, or epoch seconds (GitHub).
-    let limited = status == Some(429)
-        || header(headers, "x-ratelimit-remaining")
-            .or_else(|| header(headers, "ratelimit-remaining"))
-            .is_some_and(|v| v.trim_fast() == "0");
+    let none_left = header(headers, "x-ratelimit-remaining")
+        .or_else(|| header(headers, "ratelimit-remaining"))
+        .is_some_and(|v| v.trim_fast() == "0");
+    let limited = status == Some(429) || none_left;
     if limited {
         for name in [
             "x-ratelimit-reset-after",
@@ -879,17 +877,13 @@ fn read_headers(
             }
         }
     }
-    if let Some(v) =
-        header(headers, "x-ratelimit-remaining").or_else(|| header(headers, "ratelimit-remaining"))
-    {
-        if v.trim_fast() == "0" && matches!(status, None | Some(403) | Some(429)) {
-            g.push(
-                RateLimited,
-                RATELIMIT_HEADER,
-                depth,
-                ev(format_args!("x-ratelimit-remaining 0")),
-            );
-        }
+    if none_left && matches!(status, None | Some(403) | Some(429)) {
+        g.push(
+            RateLimited,
+            RATELIMIT_HEADER,
+            depth,
+            ev(format_args!("x-ratelimit-remaining 0")),
+        );
     }
 }
 
@@ -1778,8 +1772,7 @@ fn read_rules(
         headers,
         status,
     };
-    let push = |h: crate::rules::Hit<'_>, cap: Strength, g: &mut Gathered| {
-        let strength = h.table.strength.min(cap);
+    let push = |h: crate::rules::Hit<'_>, g: &mut Gathered| {
         let evidence = match h.key {
             Some(k) => ev(format_args!("{} {k}", h.table.tag)),
             None => ev(format_args!("{}", h.table.tag)),
@@ -1792,9 +1785,15 @@ fn read_rules(
                 );
             }
         }
-        g.push_rule(h.row.code, strength, depth, evidence, h.row.retryable);
+        g.push_rule(
+            h.row.code,
+            h.table.strength,
+            depth,
+            evidence,
+            h.row.retryable,
+        );
     };
-    crate::rules::each_match(&cx, &opts.rules.0, &mut |h| push(h, EXPLICIT, g));
+    crate::rules::each_match(&cx, &opts.rules.0, &mut |h| push(h, g));
     // "java.net.SocketTimeoutException: Read timed out": the class in front.
     if let Some(m) = str_of(node, "message") {
         if let Some((head, _)) = crate::text::split_once(m.trim_fast(), ": ") {

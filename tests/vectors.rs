@@ -238,22 +238,11 @@ fn cli_classify_takes_rules() {
         .collect();
     assert!(cases.len() >= 4, "rule vectors exist");
     for case in &cases {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-errors"))
-            .args(["classify", "--rules", &case["options"]["rules"].to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the CLI starts");
-        let input = format!("{}\n", raw(case));
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        assert_eq!(stdout.trim_end(), expected_text(case), "{}", name(case));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-errors"));
+        cmd.args(["classify", "--rules"])
+            .arg(case["options"]["rules"].to_string());
+        let got = one_line(cmd, &raw(case));
+        assert_eq!(got, Ok(expected_text(case)), "{}", name(case));
     }
 }
 

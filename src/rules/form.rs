@@ -118,11 +118,15 @@ pub const TIERS: [&str; 10] = [
     "wrapper",
 ];
 
+/// The strength of a user's rule: above every built-in signal, below an
+/// explicit canonical code (100).
+pub const USER_STRENGTH: u8 = 99;
+
 /// The strength of a tier: higher wins. The classifier's own signals sit
 /// between (explicit code 100, validation 85, HTTP status 50, message words 20).
 pub fn tier_strength(tier: &str) -> u8 {
     match tier {
-        "user" => 99,
+        "user" => USER_STRENGTH,
         // A rule that narrows a provider's code by context (a 413 whose body
         // says rate_limit_exceeded is a request too large).
         "refine" => 84,
