@@ -167,23 +167,12 @@ impl J<'_> {
         out
     }
 
-    /// The same value as a `serde_json::Value` (for the outputSchema check).
+    /// The same value as a `serde_json::Value` (for the outputSchema check):
+    /// written and read back, which costs less code in the component than
+    /// copying borrowed `serde_json` maps (the check is not on the common
+    /// path: only a tool with an `outputSchema` asks for it).
     pub(crate) fn to_value(&self) -> Value {
-        match self {
-            J::Bool(b) => Value::Bool(*b),
-            J::Int(n) => Value::from(*n),
-            J::UInt(n) => Value::from(*n),
-            J::Str(s) => Value::String(s.to_string()),
-            J::Strs(list) => list.iter().map(|s| Value::String(s.clone())).collect(),
-            J::Val(v) => (*v).clone(),
-            J::Map(m) => Value::Object((*m).clone()),
-            J::Obj(o) => Value::Object(
-                o.0.iter()
-                    .map(|(k, v)| (k.name.to_string(), v.to_value()))
-                    .collect(),
-            ),
-            J::Arr(items) => items.iter().map(J::to_value).collect(),
-        }
+        crate::parse_json(&self.compact()).unwrap_or(Value::Null)
     }
 }
 

@@ -41,7 +41,9 @@ pub use json::agrees_with_serde as json_writer_agrees_with_serde;
 pub use json::quoted as json_quoted;
 pub use normalized::Normalized;
 pub use redact::Limits;
-pub use render::{render, schema, Format, Profile, RenderOptions, SpecRevision, Target};
+pub use render::{
+    render, render_value, schema, Format, Profile, RenderOptions, SpecRevision, Target,
+};
 pub use rules::UserRules;
 pub use taxonomy::{Category, Code, CodeInfo, TABLE};
 #[doc(hidden)]

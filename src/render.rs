@@ -241,8 +241,13 @@ impl RenderOptions {
 
 /// Render `error` as JSON text according to `options`.
 pub fn render(error: &Normalized, options: &RenderOptions) -> Result<String, Error> {
+    render_value(error.clone(), options)
+}
+
+/// [`render`] taking the error by value: no copy of it is made.
+pub fn render_value(error: Normalized, options: &RenderOptions) -> Result<String, Error> {
     let limits = options.limits.checked()?;
-    render_owned(error.clone(), options, &limits, options.now_ms()?)
+    render_owned(error, options, &limits, options.now_ms()?)
 }
 
 /// [`render`] taking the error by value (no copy), with `options.limits`

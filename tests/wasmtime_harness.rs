@@ -450,3 +450,80 @@ fn a_trap_is_contained_by_a_fresh_instance() {
             .call_classify_json(&mut store, "{\"status\":404}", &options);
     assert!(got.unwrap().unwrap().contains("NOT_FOUND"));
 }
+
+/// Records how far the component's memory has grown.
+#[derive(Default)]
+struct Grown {
+    bytes: usize,
+}
+
+impl wasmtime::ResourceLimiter for Grown {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        self.bytes = self.bytes.max(desired);
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        _desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(true)
+    }
+}
+
+/// The component's allocator (`bindings/component/src/alloc.rs`) reuses what
+/// a call freed: one instance serving the same mix of calls (every classify
+/// vector, a 1 MB body, user rules) over and over stops growing its memory
+/// after the first rounds.
+#[test]
+fn memory_stays_flat_over_many_calls_in_one_instance() {
+    let (engine, component) = engine_and_component();
+    let mut store = Store::new(engine, Grown::default());
+    store.limiter(|g| g);
+    let linker: Linker<Grown> = Linker::new(engine);
+    let bindings = McpErrors::instantiate(&mut store, component, &linker).expect("instantiates");
+    let api = bindings.mcp_errors_core_api();
+    let big = serde_json::json!({"status": 502, "body": "x".repeat(1 << 20)}).to_string();
+    let mut inputs: Vec<(String, String)> = cases("classify.json")
+        .iter()
+        .map(|c| {
+            (
+                raw(c),
+                serde_json::json!({"rules": c["options"]["rules"]}).to_string(),
+            )
+        })
+        .collect();
+    inputs.push((big, "{}".to_string()));
+    let round = |store: &mut Store<Grown>| {
+        for (raw, options) in &inputs {
+            let out = api
+                .call_classify_render_json(&mut *store, raw, options)
+                .expect("no trap");
+            assert!(out.is_ok(), "{raw:.80}: {out:?}");
+        }
+    };
+    for _ in 0..3 {
+        round(&mut store);
+    }
+    let after_warm_up = store.data().bytes;
+    assert!(
+        after_warm_up > 1 << 20,
+        "the 1 MB body was held: {after_warm_up}"
+    );
+    for _ in 0..30 {
+        round(&mut store);
+    }
+    assert_eq!(
+        store.data().bytes,
+        after_warm_up,
+        "memory grew over {} more calls",
+        30 * inputs.len()
+    );
+}

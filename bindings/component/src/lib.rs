@@ -1,6 +1,13 @@
 //! The WebAssembly component: wit-bindgen glue and type conversion only.
 //! Every decision lives in the `mcp-errors` core crate.
 
+#[cfg(target_arch = "wasm32")]
+mod alloc;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOC: alloc::Classes = alloc::Classes::new();
+
 wit_bindgen::generate!({
     path: "../../wit",
     world: "mcp-errors",
@@ -36,7 +43,7 @@ impl Guest for Component {
         options: wit::RenderOptions,
     ) -> Result<String, wit::Error> {
         let n = from_wit_normalized(error)?;
-        mcp_errors::render(&n, &render_options(options)?).map_err(to_wit_error)
+        mcp_errors::render_value(n, &render_options(options)?).map_err(to_wit_error)
     }
 
     fn classify_render(raw: String, options: wit::RenderOptions) -> Result<String, wit::Error> {
