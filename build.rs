@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// `(Variant, NAME)` for each canonical code, read from the taxonomy table.
-fn codes() -> Vec<(String, String)> {
+/// The canonical code names, in taxonomy order, read from the taxonomy table.
+fn codes() -> Vec<String> {
     let src = std::fs::read_to_string("src/taxonomy.rs").expect("src/taxonomy.rs");
     let mut out = Vec::new();
     for line in src.lines() {
@@ -23,7 +23,7 @@ fn codes() -> Vec<(String, String)> {
         if let Some((variant, rest)) = l.split_once(" = \"") {
             if let Some((name, _)) = rest.split_once("\", doc:") {
                 if variant.chars().all(|c| c.is_ascii_alphanumeric()) {
-                    out.push((variant.to_string(), name.to_string()));
+                    out.push(name.to_string());
                 }
             }
         }
@@ -32,9 +32,12 @@ fn codes() -> Vec<(String, String)> {
     out
 }
 
+/// The statics the tables point into, each written once.
 struct Out {
     statics: String,
     n: usize,
+    /// Each location's static, by its path.
+    locs: BTreeMap<String, String>,
 }
 
 impl Out {
@@ -50,22 +53,84 @@ impl Out {
         name
     }
 
-    fn loc(&mut self, path: &str) -> String {
-        let segs: Vec<String> = path
-            .split('.')
-            .map(|s| match s.strip_suffix("[]") {
-                Some(k) => format!("Seg::Each(Cow::Borrowed({k:?}))"),
-                None => format!("Seg::Key(Cow::Borrowed({s:?}))"),
-            })
-            .collect();
+    fn loc(&mut self, l: &form::Loc) -> String {
+        let segs: Vec<String> =
+            l.0.iter()
+                .map(|s| match s {
+                    form::Seg::Key(k) => format!("Seg::Key(Cow::Borrowed({k:?}))"),
+                    form::Seg::Each(k) => format!("Seg::Each(Cow::Borrowed({k:?}))"),
+                })
+                .collect();
+        let key = segs.join(",");
+        if let Some(l) = self.locs.get(&key) {
+            return l.clone();
+        }
         let s = self.stat("Seg", &segs);
-        format!("Loc(Cow::Borrowed(&{s}))")
+        let l = format!("Loc(Cow::Borrowed(&{s}))");
+        self.locs.insert(key, l.clone());
+        l
     }
 
-    fn strs(&mut self, l: &[String]) -> String {
+    fn strs(&mut self, l: &[form::S]) -> String {
         let items: Vec<String> = l.iter().map(|s| format!("Cow::Borrowed({s:?})")).collect();
         let s = self.stat("S", &items);
         format!("Cow::Borrowed(&{s})")
+    }
+
+    /// A parsed table as a static expression.
+    fn table(&mut self, t: &form::Table) -> String {
+        let rows: Vec<String> = t
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "Row {{ end: {}, delay: {}, code: {}, retryable: {:?} }}",
+                    r.end, r.delay, r.code, r.retryable
+                )
+            })
+            .collect();
+        let rows = self.stat("Row", &rows);
+        let delays: Vec<String> = t
+            .delays
+            .iter()
+            .map(|d| {
+                format!(
+                    "Delay {{ at: {}, scale_ms: {} }}",
+                    self.loc(&d.at),
+                    d.scale_ms
+                )
+            })
+            .collect();
+        let delays = self.stat("Delay", &delays);
+        let at: Vec<String> = t.at.iter().map(|l| self.loc(l)).collect();
+        let at = self.stat("Loc", &at);
+        let when: Vec<String> = t
+            .when
+            .iter()
+            .map(|c| match c {
+                form::Cond::Status(r) => {
+                    let items: Vec<String> = r.iter().map(|(a, b)| format!("({a}, {b})")).collect();
+                    let s = self.stat("(u16, u16)", &items);
+                    format!("Cond::Status(Cow::Borrowed(&{s}))")
+                }
+                form::Cond::At(l, test) => {
+                    let l = self.loc(l);
+                    let t = match test {
+                        form::Test::In(v) => format!("Test::In({})", self.strs(v)),
+                        form::Test::NameIn(v) => format!("Test::NameIn({})", self.strs(v)),
+                        form::Test::Contains(p) => format!("Test::Contains(Cow::Borrowed({p:?}))"),
+                        form::Test::Prefix(p) => format!("Test::Prefix(Cow::Borrowed({p:?}))"),
+                        form::Test::Exists(b) => format!("Test::Exists({b})"),
+                    };
+                    format!("Cond::At({l}, {t})")
+                }
+            })
+            .collect();
+        let when = self.stat("Cond", &when);
+        format!(
+            "View {{ tag: {:?}, at: &{at}, take: Take::{:?}, when: &{when}, strength: {}, keys: {:?}, rows: &{rows}, delays: &{delays} }}",
+            t.tag, t.take, t.strength, t.keys
+        )
     }
 }
 
@@ -74,14 +139,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/rules/form.rs");
     println!("cargo:rerun-if-changed=src/taxonomy.rs");
     let codes = codes();
-    let names: Vec<&str> = codes.iter().map(|(_, n)| n.as_str()).collect();
-    let variant = |name: &str| -> &str {
-        &codes
-            .iter()
-            .find(|(_, n)| n == name)
-            .expect("checked by the parser")
-            .0
-    };
+    let names: Vec<&str> = codes.iter().map(String::as_str).collect();
 
     let mut files: Vec<_> = std::fs::read_dir("rules")
         .expect("rules/")
@@ -93,9 +151,15 @@ fn main() {
     let mut out = Out {
         statics: String::new(),
         n: 0,
+        locs: BTreeMap::new(),
     };
     let mut tables = Vec::new();
-    let mut anchors: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    // Table indexes by anchor, with the screening flags (see `each_match`).
+    let mut anchors: BTreeMap<String, Vec<(usize, usize, form::Take)>> = BTreeMap::new();
+    let mut filter = [0u64; 64];
+    // Per member: the phrase tables at it (merged into one index below).
+    let mut phrase_index: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut parsed: Vec<form::Table> = Vec::new();
     let mut unanchored = Vec::new();
     let mut families = Vec::new();
     for path in &files {
@@ -106,147 +170,217 @@ fn main() {
         let file =
             form::parse_file(&value, &names).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let rows: usize = file.rules.iter().map(|r| r.rows.len()).sum();
-        families.push(format!(
-            "({:?}, {:?}, {:?}, {rows})",
-            file.family, file.tag, file.source
-        ));
-        for spec in &file.rules {
+        families.push(format!("({:?}, {:?}, {rows})", file.family, file.tag));
+        for t in &file.rules {
             let index = tables.len();
-            let tier = spec
-                .tier
-                .clone()
-                .unwrap_or_else(|| form::default_tier(spec).to_string());
-            let mut rows = spec.rows.clone();
-            rows.sort_by(|a, b| a.key.cmp(&b.key));
-            if let Some(w) = rows.windows(2).find(|w| w[0].key == w[1].key) {
-                panic!(
-                    "{}: rule {}: key {:?} twice",
-                    path.display(),
-                    spec.id,
-                    w[0].key
-                );
-            }
-            let rows: Vec<String> = rows
+            tables.push(out.table(t));
+            // How the matcher screens the table (see `each_match`): a table
+            // keyed at members of the node sets its keys' bits in the key
+            // filter under each member; one that also reads `body` or
+            // `headers` is screened so only when the node has neither; a
+            // phrase table at one member joins that member's phrase index.
+            let members: Vec<&str> = t
+                .at
                 .iter()
-                .map(|r| {
-                    let delay = match &r.retry_after {
-                        Some(d) => format!(
-                            "Some(Delay {{ at: {}, scale_ms: {} }})",
-                            out.loc(&d.path),
-                            d.scale_ms
-                        ),
-                        None => "None".into(),
-                    };
-                    let key = match &r.key {
-                        Some(k) => format!("Some(Cow::Borrowed({k:?}))"),
-                        None => "None".into(),
-                    };
-                    format!(
-                        "Row {{ key: {key}, code: Code::{}, retryable: {:?}, delay: {delay} }}",
-                        variant(&r.code),
-                        r.retryable
-                    )
-                })
+                .filter(
+                    |l| matches!(&l.0[..], [form::Seg::Key(k)] if k != "body" && k != "headers"),
+                )
+                .map(|l| l.first())
                 .collect();
-            let rows = out.stat("Row", &rows);
-            let at: Vec<String> = spec.at.iter().map(|p| out.loc(p)).collect();
-            let at = out.stat("Loc", &at);
-            let when: Vec<String> = spec
-                .when
-                .iter()
-                .map(|c| match c {
-                    form::CondSpec::Status(r) => {
-                        let items: Vec<String> =
-                            r.iter().map(|(a, b)| format!("({a}, {b})")).collect();
-                        let s = out.stat("(u16, u16)", &items);
-                        format!("Cond::Status(Cow::Borrowed(&{s}))")
+            // Sets a key's bits under a member and take.
+            let mut set = |m: &str, take: form::Take, k: &[u8]| {
+                for bit in form::filter_bits(form::key_hash(k), form::filter_seed(m, take)) {
+                    filter[bit / 64] |= 1 << (bit % 64);
+                }
+            };
+            // A rule with no `at` whose first condition is a list a member's
+            // value must be in is screened by that list.
+            let listed = match t.when.first() {
+                Some(form::Cond::At(l, form::Test::In(list) | form::Test::NameIn(list)))
+                    if t.at.is_empty()
+                        && matches!(&l.0[..], [form::Seg::Key(k)] if k != "body" && k != "headers") =>
+                {
+                    let take = match &t.when[0] {
+                        form::Cond::At(_, form::Test::NameIn(_)) => form::Take::Name,
+                        _ => form::Take::Exact,
+                    };
+                    Some((l.first(), take, list))
+                }
+                _ => None,
+            };
+            let (flag, screen) = if let Some((m, take, list)) = listed {
+                for k in list.iter() {
+                    set(m, take, k.as_bytes());
+                }
+                (KEYED, take)
+            } else if t.at.is_empty() || members.is_empty() {
+                (0, t.take)
+            } else if t.take == form::Take::Phrase {
+                if t.at.len() == 1 {
+                    phrase_index
+                        .entry(members[0].to_string())
+                        .or_default()
+                        .push(index);
+                    (PHRASED, t.take)
+                } else {
+                    (0, t.take)
+                }
+            } else {
+                for m in &members {
+                    for i in 0..t.rows.len() {
+                        let start = i.checked_sub(1).map_or(0, |p| t.rows[p].end as usize);
+                        set(m, t.take, &t.keys.as_bytes()[start..t.rows[i].end as usize]);
                     }
-                    form::CondSpec::Path { path, test } => {
-                        let l = out.loc(path);
-                        let t = match test {
-                            form::TestSpec::In(v) => format!("Test::In({})", out.strs(v)),
-                            form::TestSpec::NameIn(v) => format!("Test::NameIn({})", out.strs(v)),
-                            form::TestSpec::Contains(p) => {
-                                format!("Test::Contains(Cow::Borrowed({p:?}))")
-                            }
-                            form::TestSpec::Prefix(p) => {
-                                format!("Test::Prefix(Cow::Borrowed({p:?}))")
-                            }
-                            form::TestSpec::Exists(b) => format!("Test::Exists({b})"),
-                        };
-                        format!("Cond::At({l}, {t})")
-                    }
-                })
-                .collect();
-            let when = out.stat("Cond", &when);
-            tables.push(format!(
-                "Table {{ tag: Cow::Borrowed({:?}), at: Cow::Borrowed(&{at}), take: Take::{:?}, when: Cow::Borrowed(&{when}), strength: {}, rows: Cow::Borrowed(&{rows}) }}",
-                file.tag,
-                spec.take,
-                form::tier_strength(&tier)
-            ));
-            // The anchor: the first segment of every `at` path, else of the first path condition.
-            let firsts: Vec<String> = if spec.at.is_empty() {
-                spec.when
+                }
+                if members.len() == t.at.len() {
+                    (KEYED, t.take)
+                } else {
+                    (KEYED_BARE, t.take)
+                }
+            };
+            parsed.push(t.clone());
+            // The anchor: the first member of every `at` location, else of
+            // the first location a condition needs present.
+            let mut firsts: Vec<String> = if t.at.is_empty() {
+                t.when
                     .iter()
                     .find_map(|c| match c {
-                        form::CondSpec::Path { path, test }
-                            if *test != form::TestSpec::Exists(false) =>
-                        {
-                            Some(vec![first_seg(path)])
+                        form::Cond::At(l, test) if *test != form::Test::Exists(false) => {
+                            Some(vec![l.first().to_string()])
                         }
                         _ => None,
                     })
                     .unwrap_or_default()
             } else {
-                spec.at.iter().map(|p| first_seg(p)).collect()
+                t.at.iter().map(|l| l.first().to_string()).collect()
             };
             if firsts.is_empty() {
                 unanchored.push(index);
             }
-            let mut firsts = firsts;
             firsts.sort();
             firsts.dedup();
             for f in firsts {
-                anchors.entry(f).or_default().push(index);
+                // A keyed table is screened only at the members it reads
+                // (at `args` of `args[]`, say, the keys are in the array).
+                let flag = match flag {
+                    KEYED | KEYED_BARE if !members.contains(&f.as_str()) && listed.is_none() => 0,
+                    _ => flag,
+                };
+                anchors.entry(f).or_default().push((index, flag, screen));
             }
         }
     }
-    assert!(tables.len() < u16::MAX as usize);
+    assert!(tables.len() < usize::from(u16::MAX), "too many tables");
 
     let mut code = String::new();
     code.push_str("// Generated by build.rs from rules/*.json. Do not edit.\n");
     code.push_str(&out.statics);
     let _ = writeln!(
         code,
-        "static BUILTIN: &[Table] = &[{}];",
+        "static BUILTIN: &[View<'static>] = &[{}];",
         tables.join(",\n")
     );
+    // Each anchor: its tables in order, and as bit masks over them (bit
+    // `j` is its `j`th table) the keyed ones by take, the ones keyed only
+    // when the node has no body or headers, by take, and the phrase ones.
+    let anchor_names: Vec<&String> = anchors.keys().collect();
     let anchors: Vec<String> = anchors
         .iter()
         .map(|(k, v)| {
-            let v: Vec<String> = v.iter().map(|i| i.to_string()).collect();
-            format!("({k:?}, &[{}])", v.join(", "))
+            assert!(v.len() <= 64, "anchor {k}: more than 64 tables (widen `Anchor`'s masks)");
+            let tables: Vec<String> = v.iter().map(|(i, _, _)| i.to_string()).collect();
+            let masks = |want: usize| -> String {
+                let mut by_take: Vec<(form::Take, u64)> = Vec::new();
+                for (j, (_, flag, take)) in v.iter().enumerate() {
+                    if *flag == want {
+                        match by_take.iter_mut().find(|(t, _)| t == take) {
+                            Some((_, m)) => *m |= 1 << j,
+                            None => by_take.push((*take, 1 << j)),
+                        }
+                    }
+                }
+                let items: Vec<String> = by_take
+                    .iter()
+                    .map(|(t, m)| format!("(Take::{t:?}, {m}, {})", form::filter_seed(k, *t)))
+                    .collect();
+                format!("&[{}]", items.join(", "))
+            };
+            let phrased: u64 = v
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, flag, _))| *flag == PHRASED)
+                .fold(0, |m, (j, _)| m | 1 << j);
+            format!(
+                "Anchor {{ member: {k:?}, tables: &[{}], keyed: {}, keyed_bare: {}, phrased: {phrased} }}",
+                tables.join(", "),
+                masks(KEYED),
+                masks(KEYED_BARE)
+            )
         })
         .collect();
     let _ = writeln!(
         code,
-        "static ANCHORS: &[(&str, &[u16])] = &[{}];",
-        anchors.join(", ")
+        "static ANCHORS: &[Anchor] = &[{}];",
+        anchors.join(",\n")
+    );
+    let names: Vec<String> = anchor_names.iter().map(|k| format!("{k:?}")).collect();
+    let _ = writeln!(
+        code,
+        "const ANCHOR_NAMES: &[&str] = &[{}];",
+        names.join(", ")
+    );
+    let _ = writeln!(code, "static KEY_FILTER: [u64; 64] = {filter:?};");
+    // Each member's phrase index: every key of its phrase tables, sorted,
+    // as (table, row), and the byte pairs they start with.
+    let mut index = Vec::new();
+    for (m, ts) in &phrase_index {
+        let mut entries: Vec<(&[u8], usize, usize)> = Vec::new();
+        let mut starts = [0u32; 36];
+        for &ti in ts {
+            let t = &parsed[ti];
+            for i in 0..t.rows.len() {
+                let start = i.checked_sub(1).map_or(0, |p| t.rows[p].end as usize);
+                let k = &t.keys.as_bytes()[start..t.rows[i].end as usize];
+                starts[usize::from(form::start_class(k[0]))] |= 1 << (k[1] & 31);
+                entries.push((k, ti, i));
+            }
+        }
+        entries.sort();
+        let rows: Vec<String> = entries
+            .iter()
+            .map(|(_, ti, i)| format!("({ti}, {i})"))
+            .collect();
+        index.push(format!(
+            "PhraseIndex {{ member: {m:?}, starts: {starts:?}, rows: &[{}] }}",
+            rows.join(", ")
+        ));
+    }
+    let _ = writeln!(
+        code,
+        "static PHRASE_INDEX: &[PhraseIndex] = &[{}];",
+        index.join(", ")
+    );
+    let _ = writeln!(
+        code,
+        "const BUILTIN_WORDS: usize = {};",
+        tables.len().div_ceil(64)
     );
     let un: Vec<String> = unanchored.iter().map(|i| i.to_string()).collect();
     let _ = writeln!(code, "static UNANCHORED: &[u16] = &[{}];", un.join(", "));
     let _ = writeln!(
         code,
-        "static FAMILIES: &[(&str, &str, &str, usize)] = &[{}];",
+        "static FAMILIES: &[(&str, &str, usize)] = &[{}];",
         families.join(", ")
     );
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtin_rules.rs");
     std::fs::write(dest, code).expect("writing the tables");
 }
 
-/// Where a location starts: `body`, `headers`, or the node's own member.
-fn first_seg(p: &str) -> String {
-    let s = p.split('.').next().unwrap_or(p);
-    s.strip_suffix("[]").unwrap_or(s).to_string()
-}
+/// In `ANCHORS`: the table is keyed at members only; screened by the key filter.
+const KEYED: usize = 1 << 15;
+/// In `ANCHORS`: the table is keyed at members and at `body` or `headers`;
+/// screened by the key filter when the node has neither.
+const KEYED_BARE: usize = 1 << 14;
+/// In `ANCHORS`: the table finds phrases at one member; found through the
+/// member's phrase index.
+const PHRASED: usize = 1 << 13;

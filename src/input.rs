@@ -44,14 +44,14 @@ pub(crate) struct Map<'a> {
 
 /// A key's bit in [`Map::keys`], from its length and its first and last bytes.
 #[inline(always)]
-fn key_bit(key: &str) -> u64 {
+pub(crate) const fn key_bit(key: &str) -> u64 {
     let b = key.as_bytes();
     let (first, last) = match b {
         [] => (0, 0),
         [f, .., l] => (*f, *l),
         [f] => (*f, *f),
     };
-    1 << ((b.len() + usize::from(first) + 3 * usize::from(last)) % 64)
+    1 << ((b.len() + first as usize + 3 * last as usize) % 64)
 }
 
 impl<'a> Map<'a> {

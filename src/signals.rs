@@ -1777,7 +1777,7 @@ fn read_rules(
             Some(k) => ev(format_args!("{} {k}", h.table.tag)),
             None => ev(format_args!("{}", h.table.tag)),
         };
-        if let Some(d) = &h.row.delay {
+        if let Some(d) = h.delay() {
             if let Some(ms) = crate::rules::delay_ms(&cx, d) {
                 g.retry_after(
                     ms,
@@ -1785,13 +1785,7 @@ fn read_rules(
                 );
             }
         }
-        g.push_rule(
-            h.row.code,
-            h.table.strength,
-            depth,
-            evidence,
-            h.row.retryable,
-        );
+        g.push_rule(h.code(), h.table.strength, depth, evidence, h.row.retryable);
     };
     crate::rules::each_match(&cx, &opts.rules.0, &mut |h| push(h, g));
     // "java.net.SocketTimeoutException: Read timed out": the class in front.
@@ -1817,7 +1811,7 @@ fn read_rules(
                         h.table.tag,
                         h.key.unwrap_or("")
                     ));
-                    g.push_rule(h.row.code, strength, depth, evidence, h.row.retryable);
+                    g.push_rule(h.code(), strength, depth, evidence, h.row.retryable);
                 });
             }
         }
@@ -1894,6 +1888,11 @@ fn status_by_reason(m: &str) -> Option<u16> {
     let three = |i: usize| status_digits(b, i);
     let mut i = 0;
     while i + 3 < b.len() {
+        // A 4xx or 5xx status starts with 4 or 5: most bytes are passed here.
+        if !matches!(b[i], b'4' | b'5') {
+            i += 1;
+            continue;
+        }
         if let Some(n) = three(i) {
             let rest = &m[i + 3..];
             let rest = rest
@@ -1977,18 +1976,46 @@ pub(crate) fn delay_in_text(m: &str) -> Option<u64> {
     None
 }
 
+/// The unit words and abbreviations of a stated delay, in milliseconds.
+static TIME_UNITS: &[(&str, u32)] = &[
+    ("ms", 1),
+    ("msec", 1),
+    ("msecs", 1),
+    ("millisecond", 1),
+    ("milliseconds", 1),
+    ("s", 1000),
+    ("sec", 1000),
+    ("secs", 1000),
+    ("second", 1000),
+    ("seconds", 1000),
+    ("m", 60_000),
+    ("min", 60_000),
+    ("mins", 60_000),
+    ("minute", 60_000),
+    ("minutes", 60_000),
+    ("h", 3_600_000),
+    ("hr", 3_600_000),
+    ("hrs", 3_600_000),
+    ("hour", 3_600_000),
+    ("hours", 3_600_000),
+];
+
 /// A duration at the start of `s`: Go's form (`1m2.5s`, `59.977s`, `6ms`,
 /// `1h30m`), or a number and a unit word (`42 seconds`, `2 minutes`,
 /// `500 milliseconds`, `1.5 sec`).
 pub(crate) fn parse_text_duration(s: &str) -> Option<u64> {
     // Azure quotes the number: "Please try again after '6' seconds".
-    let unquoted;
-    let s = match s.strip_prefix(['\'', '"']) {
-        Some(rest) => {
-            unquoted = rest.replacen(['\'', '"'], "", 1);
+    let unquoted: String;
+    let s = match s.as_bytes().first() {
+        Some(b'\'' | b'"') => {
+            let rest = &s[1..];
+            unquoted = match rest.bytes().position(|c| c == b'\'' || c == b'"') {
+                Some(q) => [&rest[..q], &rest[q + 1..]].concat(),
+                None => rest.to_string(),
+            };
             unquoted.as_str()
         }
-        None => s,
+        _ => s,
     };
     let b = s.as_bytes();
     let mut i = 0;
@@ -2010,13 +2037,12 @@ pub(crate) fn parse_text_duration(s: &str) -> Option<u64> {
             .iter()
             .take_while(|c| c.is_ascii_alphabetic())
             .count();
-        let unit = s[j..unit_end].to_ascii_lowercase();
-        let scale: u32 = match unit.as_str() {
-            "ms" | "msec" | "msecs" | "millisecond" | "milliseconds" => 1,
-            "s" | "sec" | "secs" | "second" | "seconds" => 1000,
-            "m" | "min" | "mins" | "minute" | "minutes" => 60_000,
-            "h" | "hr" | "hrs" | "hour" | "hours" => 3_600_000,
-            _ => break,
+        let unit = &s[j..unit_end];
+        let Some(&(_, scale)) = TIME_UNITS
+            .iter()
+            .find(|(u, _)| u.eq_ignore_ascii_case(unit))
+        else {
+            break;
         };
         // Go's compact form has no spaces; words come alone.
         if spaced && parts > 0 {

@@ -81,7 +81,7 @@ fn readme_families_table_matches_the_rules() {
         .collect();
     let want: Vec<(String, usize)> = mcp_errors::rules::families()
         .iter()
-        .map(|(family, _, _, rows)| (family.to_string(), *rows))
+        .map(|(family, _, rows)| (family.to_string(), *rows))
         .collect();
     assert_eq!(rows, want);
 }

@@ -1,9 +1,11 @@
-//! The one form of a recognizer rule, as JSON, and its parser.
+//! The one form of a recognizer rule, as JSON, its parser, and the tables
+//! it compiles to.
 //!
-//! The rules the library ships (`rules/*.json`, compiled into tables by
-//! `build.rs`) and the rules a user passes (the `rules` option) are read by
-//! this same parser; it depends on nothing but `serde_json`, so the build
-//! script includes it as it is.
+//! The rules the library ships (`rules/*.json`, compiled into static tables
+//! by `build.rs`) and the rules a user passes (the `rules` option) are read
+//! by this same parser into these same tables; it depends on nothing but
+//! `serde_json`, so the build script includes it as it is and prints what it
+//! parsed as statics.
 //!
 //! A rule is a matcher and a verdict:
 //!
@@ -23,20 +25,145 @@
 //!           "40001": {"code": "CONFLICT", "retryable": true}}}
 //! ```
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-/// A parsed rule or table: a single rule is a table with one row whose key
-/// is `None` (it matches whenever `when` holds).
-#[derive(Debug, Clone, PartialEq)]
-pub struct TableSpec {
-    pub id: String,
+pub type S = Cow<'static, str>;
+
+/// One step of a location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    /// An object member.
+    Key(S),
+    /// Each element of the array in this member (the first 16).
+    Each(S),
+}
+
+/// A location in a node of the raw error. The first segment is read from
+/// the node, except `body` (the node's upstream body, JSON inside a string
+/// parsed) and `headers` (`headers.NAME`, the node's and its response's,
+/// any case).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loc(pub Cow<'static, [Seg]>);
+
+impl Loc {
+    /// A checked path (`check_path`) as segments.
+    pub fn parse(path: &str) -> Loc {
+        Loc(path
+            .split('.')
+            .map(|s| match s.strip_suffix("[]") {
+                Some(k) => Seg::Each(Cow::Owned(k.to_string())),
+                None => Seg::Key(Cow::Owned(s.to_string())),
+            })
+            .collect::<Vec<_>>()
+            .into())
+    }
+
+    /// The member the location starts at.
+    pub fn first(&self) -> &str {
+        match self.0.first() {
+            Some(Seg::Key(k) | Seg::Each(k)) => k,
+            None => "",
+        }
+    }
+
+    /// The location is exactly this one member.
+    fn is(&self, key: &str) -> bool {
+        matches!(&self.0[..], [Seg::Key(k)] if k == key)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Test {
+    /// Equals one of these (strings; numbers and booleans as their JSON text).
+    In(Cow<'static, [S]>),
+    /// A class name, whole or its last segment, is one of these.
+    NameIn(Cow<'static, [S]>),
+    /// Text containing this phrase (lowercase), any case, at a word start.
+    Contains(S),
+    /// Text starting with this, any case.
+    Prefix(S),
+    /// The value is present (`true`) or absent (`false`).
+    Exists(bool),
+}
+
+/// A condition that must hold for a rule to match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cond {
+    /// The HTTP status is in one of these inclusive ranges.
+    Status(Cow<'static, [(u16, u16)]>),
+    /// The value at the location passes the test.
+    At(Loc, Test),
+}
+
+/// Where a row's retry delay is, and its unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delay {
+    pub at: Loc,
+    /// Milliseconds per unit of the value: 1000 for seconds, 1 for milliseconds.
+    pub scale_ms: u32,
+}
+
+/// One row of a table, six bytes: its key is the bytes of the table's
+/// `keys` from the previous row's `end` to its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub end: u16,
+    /// 1 + the index of the row's delay in the table's `delays`; 0: none.
+    pub delay: u16,
+    /// The canonical code, as its index in the taxonomy (the `codes` the
+    /// parser was given, in order).
+    pub code: u8,
+    pub retryable: Option<bool>,
+}
+
+/// A compiled rule or table. Rows are sorted by key (byte order; phrase
+/// keys are lowercase), so a key is found by binary search. A single rule
+/// (no `at`) has one row with an empty key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// What evidence calls it: a family tag (`postgres`) or `rule ID`.
+    pub tag: S,
     /// Where the key is: the first location that holds a value gives it.
-    pub at: Vec<String>,
+    pub at: Cow<'static, [Loc]>,
     pub take: Take,
-    pub when: Vec<CondSpec>,
-    /// A named strength tier, when the default (from `at` and `when`) is not right.
-    pub tier: Option<String>,
-    pub rows: Vec<RowSpec>,
+    pub when: Cow<'static, [Cond]>,
+    pub strength: u8,
+    /// The rows' keys, one after the other.
+    pub keys: S,
+    pub rows: Cow<'static, [Row]>,
+    pub delays: Cow<'static, [Delay]>,
+}
+
+/// A table as the matcher reads it: plain slices. The built-in tables are
+/// these, as statics (`build.rs`); a parsed [`Table`] gives one with
+/// [`Table::view`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View<'t> {
+    pub tag: &'t str,
+    pub at: &'t [Loc],
+    pub take: Take,
+    pub when: &'t [Cond],
+    pub strength: u8,
+    pub keys: &'t str,
+    pub rows: &'t [Row],
+    pub delays: &'t [Delay],
+}
+
+impl Table {
+    pub fn view(&self) -> View<'_> {
+        View {
+            tag: &self.tag,
+            at: &self.at,
+            take: self.take,
+            when: &self.when,
+            strength: self.strength,
+            keys: &self.keys,
+            rows: &self.rows,
+            delays: &self.delays,
+        }
+    }
 }
 
 /// How a located value is compared with the rows' keys.
@@ -65,43 +192,46 @@ impl Take {
     ];
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct RowSpec {
-    /// `None` for a single rule.
-    pub key: Option<String>,
-    pub code: String,
-    pub retryable: Option<bool>,
-    pub retry_after: Option<DelaySpec>,
+/// The built-in key filter's hash of a key: FNV-1a of its bytes. A key
+/// looked up at the node member `m` by `take` sets (and a value tests) the
+/// bits `filter_bits(key_hash(key), filter_seed(m, take))`, so a value is
+/// hashed once for every member and take it is screened under.
+pub const fn key_hash(key: &[u8]) -> u32 {
+    let mut h = 0x811c_9dc5_u32;
+    let mut i = 0;
+    while i < key.len() {
+        h ^= key[i] as u32;
+        h = h.wrapping_mul(16_777_619);
+        i += 1;
+    }
+    h
 }
 
-/// A condition that must hold for a rule to match.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CondSpec {
-    /// The HTTP status is one of these inclusive ranges.
-    Status(Vec<(u16, u16)>),
-    /// The value at `path` passes `test`.
-    Path { path: String, test: TestSpec },
+/// What a member and a take mix into a key's hash.
+pub const fn filter_seed(member: &str, take: Take) -> u32 {
+    key_hash(member.as_bytes())
+        .wrapping_add(take as u32)
+        .wrapping_mul(0x2545_f491)
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum TestSpec {
-    /// Equals one of these (strings; numbers and booleans as their JSON text).
-    In(Vec<String>),
-    /// A class name, whole or its last segment, is one of these.
-    NameIn(Vec<String>),
-    /// Text containing this phrase (lowercase), any case, at a word start.
-    Contains(String),
-    /// Text starting with this, any case.
-    Prefix(String),
-    /// The value is present (`true`) or absent (`false`).
-    Exists(bool),
+/// The three bits (of 4096) a key's hash sets under a seed.
+pub const fn filter_bits(hash: u32, seed: u32) -> [usize; 3] {
+    let h = (hash ^ seed).wrapping_mul(0x9e37_79b1);
+    [
+        (h >> 20) as usize,
+        ((h >> 8) & 4095) as usize,
+        ((h.rotate_left(7) ^ hash) & 4095) as usize,
+    ]
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct DelaySpec {
-    pub path: String,
-    /// Milliseconds per unit of the value: 1000 for seconds, 1 for milliseconds.
-    pub scale_ms: u32,
+/// The row of a phrase index's `starts` for a phrase's first byte (a
+/// letter or digit, any case): 0 to 25 for letters, 26 to 35 for digits.
+pub const fn start_class(b: u8) -> u8 {
+    if b.is_ascii_digit() {
+        26 + (b - b'0')
+    } else {
+        (b | 0x20).wrapping_sub(b'a') % 36
+    }
 }
 
 /// The tiers a rule may name, strongest first (see `signals` for the numbers).
@@ -144,22 +274,26 @@ pub fn tier_strength(tier: &str) -> u8 {
 
 /// A rule's tier when it names none: from where its key is, else from its
 /// first path condition, else (status only) `status`.
-pub fn default_tier(spec: &TableSpec) -> &'static str {
-    let first = spec.at.first().map(String::as_str).or_else(|| {
-        spec.when.iter().find_map(|c| match c {
-            CondSpec::Path { path, .. } => Some(path.as_str()),
-            CondSpec::Status(_) => None,
+fn default_tier(take: Take, at: &[Loc], when: &[Cond]) -> &'static str {
+    let first = at.first().or_else(|| {
+        when.iter().find_map(|c| match c {
+            Cond::At(l, _) => Some(l),
+            Cond::Status(_) => None,
         })
     });
-    match (spec.take, first) {
-        (_, None) => "status",
-        (Take::Prefix2, _) => "code_class",
-        (Take::Phrase, _) => "message",
-        (_, Some(p)) if p == "body" || p.starts_with("body.") || p.starts_with("headers.") => {
+    let Some(l) = first else {
+        return "status";
+    };
+    match take {
+        Take::Prefix2 => "code_class",
+        Take::Phrase => "message",
+        _ if matches!(l.0.first(), Some(Seg::Key(k)) if k == "body")
+            || (matches!(l.0.first(), Some(Seg::Key(k)) if k == "headers") && l.0.len() > 1) =>
+        {
             "body"
         }
-        (_, Some("name")) => "name",
-        (_, Some("message")) => "message",
+        _ if l.is("name") => "name",
+        _ if l.is("message") => "message",
         _ => "code",
     }
 }
@@ -168,12 +302,37 @@ pub fn default_tier(spec: &TableSpec) -> &'static str {
 pub const MAX_USER_RULES: usize = 256;
 pub const MAX_USER_ROWS: usize = 4096;
 
-fn err(id: &str, what: impl std::fmt::Display) -> String {
+/// A member of a rule object. A linear scan, not the map's hashed lookup:
+/// rule objects are small, and each inlined hash costs code in the
+/// component (this parser is its coldest code).
+#[inline(never)]
+fn get<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
+    m.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+}
+
+/// A bad rule's message: `rule "ID": what`. Error paths build their text
+/// here, in one place (each `format_args!` at a call site costs code).
+#[cold]
+#[inline(never)]
+fn err(id: &str, what: &str) -> String {
     if id.is_empty() {
         format!("rule: {what}")
     } else {
         format!("rule {id:?}: {what}")
     }
+}
+
+/// `err` with a value in the text: `before`, the value (quoted, as JSON
+/// and Rust quote strings, when `quoted`), `after`.
+#[cold]
+#[inline(never)]
+fn err_with(id: &str, before: &str, value: &str, quoted: bool, after: &str) -> String {
+    let value = if quoted {
+        format!("{value:?}")
+    } else {
+        value.to_string()
+    };
+    err(id, &[before, &value, after].concat())
 }
 
 fn text(v: &Value) -> Option<String> {
@@ -185,18 +344,29 @@ fn text(v: &Value) -> Option<String> {
     }
 }
 
-fn texts(id: &str, key: &str, v: &Value) -> Result<Vec<String>, String> {
-    let list = match v {
-        Value::Array(a) => a.iter().map(text).collect::<Option<Vec<_>>>(),
-        other => text(other).map(|t| vec![t]),
+/// One value or a non-empty list of them, each read by `f`; `None` when
+/// the list is empty or one is not readable.
+fn one_or_list<T>(v: &Value, f: impl Fn(&Value) -> Option<T>) -> Option<Vec<T>> {
+    let items = match v {
+        Value::Array(a) => &a[..],
+        one => std::slice::from_ref(one),
     };
-    match list {
-        Some(l) if !l.is_empty() => Ok(l),
-        _ => Err(err(
+    let mut out = Vec::with_capacity(items.len());
+    for v in items {
+        out.push(f(v)?);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn texts(id: &str, key: &str, v: &Value) -> Result<Cow<'static, [S]>, String> {
+    match one_or_list(v, |v| text(v).map(Cow::Owned)) {
+        Some(l) => Ok(l.into()),
+        None => Err(err_with(
             id,
-            format_args!(
-                "`{key}` must be a string, number or boolean, or a non-empty list of them"
-            ),
+            "`",
+            key,
+            false,
+            "` must be a string, number or boolean, or a non-empty list of them",
         )),
     }
 }
@@ -206,27 +376,33 @@ fn texts(id: &str, key: &str, v: &Value) -> Result<Vec<String>, String> {
 /// ends a segment.
 pub fn check_path(id: &str, p: &str) -> Result<(), String> {
     if p.is_empty() || p.len() > 256 {
-        return Err(err(id, format_args!("path {p:?} must have 1 to 256 bytes")));
+        return Err(err_with(id, "path ", p, true, " must have 1 to 256 bytes"));
     }
     for seg in p.split('.') {
         let name = seg.strip_suffix("[]").unwrap_or(seg);
         if name.is_empty() || name.contains('[') || name.contains(']') {
-            return Err(err(
+            return Err(err_with(
                 id,
-                format_args!("path {p:?} has an empty or malformed segment"),
+                "path ",
+                p,
+                true,
+                " has an empty or malformed segment",
             ));
         }
     }
     if p.starts_with("headers.") && p.split('.').count() != 2 {
-        return Err(err(
+        return Err(err_with(
             id,
-            format_args!("path {p:?}: a header path is `headers.NAME`"),
+            "path ",
+            p,
+            true,
+            ": a header path is `headers.NAME`",
         ));
     }
     Ok(())
 }
 
-fn status_ranges(id: &str, v: &Value) -> Result<Vec<(u16, u16)>, String> {
+fn status_ranges(id: &str, v: &Value) -> Result<Cow<'static, [(u16, u16)]>, String> {
     let one = |v: &Value| -> Option<(u16, u16)> {
         match v {
             Value::Number(n) => {
@@ -242,77 +418,61 @@ fn status_ranges(id: &str, v: &Value) -> Result<Vec<(u16, u16)>, String> {
             _ => None,
         }
     };
-    let list = match v {
-        Value::Array(a) if !a.is_empty() => a.iter().map(one).collect::<Option<Vec<_>>>(),
-        Value::Array(_) => None,
-        other => one(other).map(|r| vec![r]),
-    };
-    list.ok_or_else(|| {
-        err(
+    match one_or_list(v, one) {
+        Some(l) => Ok(l.into()),
+        None => Err(err(
             id,
             "`status` must be an HTTP status (100-599), a class such as \"5xx\", or a list of them",
-        )
-    })
+        )),
+    }
 }
 
 /// One `when` object: every key in it is a condition, all must hold.
-fn conditions(id: &str, v: &Value, out: &mut Vec<CondSpec>) -> Result<(), String> {
+fn conditions(id: &str, v: &Value, out: &mut Vec<Cond>) -> Result<(), String> {
     let Value::Object(m) = v else {
         return Err(err(id, "`when` must be an object or a list of objects"));
     };
-    let path = match m.get("path") {
+    let path = match get(m, "path") {
         Some(Value::String(p)) => {
             check_path(id, p)?;
-            Some(p.clone())
+            Some(p.as_str())
         }
         Some(_) => return Err(err(id, "`path` must be a string")),
         None => None,
     };
     let mut tests = 0;
     for (k, v) in m {
-        match k.as_str() {
-            "path" => {}
-            "status" => out.push(CondSpec::Status(status_ranges(id, v)?)),
-            "name" => out.push(CondSpec::Path {
-                path: "name".into(),
-                test: TestSpec::NameIn(texts(id, k, v)?),
-            }),
-            "code" => out.push(CondSpec::Path {
-                path: "code".into(),
-                test: TestSpec::In(texts(id, k, v)?),
-            }),
-            "message" => out.push(CondSpec::Path {
-                path: "message".into(),
-                test: TestSpec::Contains(phrase(id, k, v)?),
-            }),
+        let k = k.as_str();
+        let (at, test) = match k {
+            "path" => continue,
+            "status" => {
+                out.push(Cond::Status(status_ranges(id, v)?));
+                continue;
+            }
+            "name" => ("name", Test::NameIn(texts(id, k, v)?)),
+            "code" => ("code", Test::In(texts(id, k, v)?)),
+            "message" => ("message", Test::Contains(phrase(id, k, v)?)),
             "equals" | "in" | "contains" | "prefix" | "exists" => {
                 tests += 1;
-                let Some(p) = &path else {
-                    return Err(err(id, format_args!("`{k}` needs a `path`")));
+                let Some(p) = path else {
+                    return Err(err_with(id, "`", k, false, "` needs a `path`"));
                 };
-                let test = match k.as_str() {
-                    "equals" | "in" => TestSpec::In(texts(id, k, v)?),
-                    "contains" => TestSpec::Contains(phrase(id, k, v)?),
-                    "prefix" => TestSpec::Prefix(phrase(id, k, v)?),
-                    _ => match v {
-                        Value::Bool(b) => TestSpec::Exists(*b),
+                let test = match k {
+                    "contains" => Test::Contains(phrase(id, k, v)?),
+                    "prefix" => Test::Prefix(phrase(id, k, v)?),
+                    "exists" => match v {
+                        Value::Bool(b) => Test::Exists(*b),
                         _ => return Err(err(id, "`exists` must be true or false")),
                     },
+                    _ => Test::In(texts(id, k, v)?),
                 };
-                out.push(CondSpec::Path {
-                    path: p.clone(),
-                    test,
-                });
+                (p, test)
             }
             other => {
-                return Err(err(
-                    id,
-                    format_args!(
-                        "unknown condition {other:?} (status, name, code, message, path with equals / in / contains / prefix / exists)"
-                    ),
-                ))
+                return Err(err_with(id, "unknown condition ", other, true, " (status, name, code, message, path with equals / in / contains / prefix / exists)"))
             }
-        }
+        };
+        out.push(Cond::At(Loc::parse(at), test));
     }
     if path.is_some() && tests != 1 {
         return Err(err(
@@ -323,17 +483,22 @@ fn conditions(id: &str, v: &Value, out: &mut Vec<CondSpec>) -> Result<(), String
     Ok(())
 }
 
-fn phrase(id: &str, key: &str, v: &Value) -> Result<String, String> {
+fn phrase(id: &str, key: &str, v: &Value) -> Result<S, String> {
     match v {
-        Value::String(s) if !s.trim().is_empty() && s.len() <= 256 => Ok(s.to_ascii_lowercase()),
-        _ => Err(err(
+        Value::String(s) if !s.trim().is_empty() && s.len() <= 256 => {
+            Ok(Cow::Owned(s.to_ascii_lowercase()))
+        }
+        _ => Err(err_with(
             id,
-            format_args!("`{key}` must be a non-empty string of at most 256 bytes"),
+            "`",
+            key,
+            false,
+            "` must be a non-empty string of at most 256 bytes",
         )),
     }
 }
 
-fn delay(id: &str, v: &Value) -> Result<DelaySpec, String> {
+fn delay(id: &str, v: &Value) -> Result<Delay, String> {
     let bad = || {
         err(
             id,
@@ -343,14 +508,14 @@ fn delay(id: &str, v: &Value) -> Result<DelaySpec, String> {
     let Value::Object(m) = v else {
         return Err(bad());
     };
-    let path = match m.get("path") {
+    let at = match get(m, "path") {
         Some(Value::String(p)) => {
             check_path(id, p)?;
-            p.clone()
+            Loc::parse(p)
         }
         _ => return Err(bad()),
     };
-    let scale_ms = match m.get("unit").and_then(Value::as_str) {
+    let scale_ms = match get(m, "unit").and_then(Value::as_str) {
         None | Some("s") => 1000,
         Some("ms") => 1,
         Some(_) => return Err(bad()),
@@ -358,46 +523,83 @@ fn delay(id: &str, v: &Value) -> Result<DelaySpec, String> {
     if m.keys().any(|k| k != "path" && k != "unit") {
         return Err(bad());
     }
-    Ok(DelaySpec { path, scale_ms })
+    Ok(Delay { at, scale_ms })
 }
+
+/// A row's verdict, from the row's object (a table) or the rule's (a single
+/// rule): the code's index, retryable, and the delay if it names one.
+type Verdict = (u8, Option<bool>, Option<Delay>);
 
 fn verdict(
     id: &str,
-    key: Option<String>,
     m: &serde_json::Map<String, Value>,
     codes: &[&str],
-) -> Result<RowSpec, String> {
-    let code = match m.get("code") {
-        Some(Value::String(c)) if codes.contains(&c.as_str()) => c.clone(),
-        Some(Value::String(c)) => {
-            return Err(err(
-                id,
-                format_args!("unknown code {c:?} (one of {})", codes.join(", ")),
-            ))
-        }
+) -> Result<Verdict, String> {
+    let code = match get(m, "code") {
+        Some(Value::String(c)) => match codes.iter().position(|k| k == c) {
+            Some(i) => i as u8,
+            None => {
+                return Err(err_with(
+                    id,
+                    "unknown code ",
+                    c,
+                    true,
+                    &[" (one of ", &codes.join(", "), ")"].concat(),
+                ))
+            }
+        },
         _ => return Err(err(id, "`code` (a canonical code) is required")),
     };
-    let retryable = match m.get("retryable") {
+    let retryable = match get(m, "retryable") {
         None | Some(Value::Null) => None,
         Some(Value::Bool(b)) => Some(*b),
         Some(_) => return Err(err(id, "`retryable` must be true or false")),
     };
-    let retry_after = m.get("retry_after").map(|v| delay(id, v)).transpose()?;
-    Ok(RowSpec {
-        key,
-        code,
-        retryable,
-        retry_after,
-    })
+    let retry_after = get(m, "retry_after").map(|v| delay(id, v)).transpose()?;
+    Ok((code, retryable, retry_after))
 }
 
-/// One rule or table. `codes` are the canonical code names; `ids` a rule
-/// needs one (user rules), or takes the position as `#N`.
-pub fn parse_rule(v: &Value, index: usize, codes: &[&str]) -> Result<TableSpec, String> {
+/// Sort in place, in O(n log n) and a few hundred bytes of code (the
+/// standard sorts cost kilobytes in the component).
+pub(crate) fn heap_sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    let sift = |v: &mut [T], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            break;
+        }
+        if child + 1 < end && less(&v[child], &v[child + 1]) {
+            child += 1;
+        }
+        if !less(&v[root], &v[child]) {
+            break;
+        }
+        v.swap(root, child);
+        root = child;
+    };
+    let n = v.len();
+    for i in (0..n / 2).rev() {
+        sift(v, i, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
+    }
+}
+
+/// One rule or table. `codes` are the canonical code names in taxonomy
+/// order. `family` is the tag of a shipped file's rule; a user's rule
+/// (`None`) is called `rule ID` and has the user strength. A rule with no
+/// `id` takes its position, `#N`.
+pub fn parse_rule(
+    v: &Value,
+    index: usize,
+    codes: &[&str],
+    family: Option<&str>,
+) -> Result<Table, String> {
     let Value::Object(m) = v else {
         return Err(format!("rule #{index}: a rule must be a JSON object"));
     };
-    let id = match m.get("id") {
+    let id = match get(m, "id") {
         Some(Value::String(s)) if !s.is_empty() && s.len() <= 128 => s.clone(),
         Some(_) => {
             return Err(format!(
@@ -421,10 +623,10 @@ pub fn parse_rule(v: &Value, index: usize, codes: &[&str]) -> Result<TableSpec, 
         "note",
     ];
     if let Some(k) = m.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return Err(err(id, format_args!("unknown field {k:?}")));
+        return Err(err_with(id, "unknown field ", k, true, ""));
     }
     let mut when = Vec::new();
-    match m.get("when") {
+    match get(m, "when") {
         None => {}
         Some(Value::Array(list)) => {
             for c in list {
@@ -433,41 +635,48 @@ pub fn parse_rule(v: &Value, index: usize, codes: &[&str]) -> Result<TableSpec, 
         }
         Some(c) => conditions(id, c, &mut when)?,
     }
-    let at = match m.get("at") {
+    let bad_at = || err(id, "`at` must be a path or a list of 1 to 8 paths");
+    let at: Vec<&str> = match get(m, "at") {
         None => Vec::new(),
-        Some(Value::String(p)) => vec![p.clone()],
-        Some(Value::Array(a)) if !a.is_empty() && a.len() <= 8 => a
-            .iter()
-            .map(|p| p.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| err(id, "`at` must be a path or a list of 1 to 8 paths"))?,
-        Some(_) => return Err(err(id, "`at` must be a path or a list of 1 to 8 paths")),
+        Some(Value::String(p)) => vec![p.as_str()],
+        Some(Value::Array(a)) if !a.is_empty() && a.len() <= 8 => {
+            let mut out = Vec::with_capacity(a.len());
+            for p in a {
+                out.push(p.as_str().ok_or_else(bad_at)?);
+            }
+            out
+        }
+        Some(_) => return Err(bad_at()),
     };
     for p in &at {
         check_path(id, p)?;
     }
-    let take = match m.get("take") {
+    let take = match get(m, "take") {
         None => Take::Exact,
         Some(Value::String(t)) => Take::ALL
             .iter()
             .find(|(n, _)| n == t)
             .map(|(_, t)| *t)
-            .ok_or_else(|| err(id, format_args!("unknown `take` {t:?}")))?,
+            .ok_or_else(|| err_with(id, "unknown `take` ", t, true, ""))?,
         Some(_) => return Err(err(id, "`take` must be a string")),
     };
-    let tier = match m.get("tier") {
+    let tier = match get(m, "tier") {
         None => None,
-        Some(Value::String(t)) if TIERS.contains(&t.as_str()) && t != "user" => Some(t.clone()),
+        Some(Value::String(t)) if TIERS.contains(&t.as_str()) && t != "user" => Some(t.as_str()),
         Some(_) => {
-            return Err(err(
+            return Err(err_with(
                 id,
-                format_args!("`tier` must be one of {}", TIERS[1..].join(", ")),
+                "`tier` must be one of ",
+                &TIERS[1..].join(", "),
+                false,
+                "",
             ))
         }
     };
-    let rows = match (m.get("rows"), at.is_empty()) {
+    // (key, verdict) per row; a single rule has one, keyed "".
+    let mut rows: Vec<(String, Verdict)> = match (get(m, "rows"), at.is_empty()) {
         (Some(Value::Object(rows)), false) => {
-            if m.contains_key("code") || m.contains_key("retryable") {
+            if get(m, "code").is_some() || get(m, "retryable").is_some() {
                 return Err(err(id, "a table gives `code` and `retryable` per row"));
             }
             if rows.is_empty() {
@@ -476,12 +685,18 @@ pub fn parse_rule(v: &Value, index: usize, codes: &[&str]) -> Result<TableSpec, 
             let mut out = Vec::with_capacity(rows.len());
             for (key, row) in rows {
                 let Value::Object(r) = row else {
-                    return Err(err(id, format_args!("row {key:?} must be an object")));
+                    return Err(err_with(id, "row ", key, true, " must be an object"));
                 };
                 if let Some(k) = r.keys().find(|k| {
                     !["code", "retryable", "retry_after", "note", "source"].contains(&k.as_str())
                 }) {
-                    return Err(err(id, format_args!("row {key:?}: unknown field {k:?}")));
+                    return Err(err_with(
+                        id,
+                        "row ",
+                        key,
+                        true,
+                        &format!(": unknown field {k:?}"),
+                    ));
                 }
                 let key = if take == Take::Phrase {
                     key.to_ascii_lowercase()
@@ -491,11 +706,19 @@ pub fn parse_rule(v: &Value, index: usize, codes: &[&str]) -> Result<TableSpec, 
                 if key.is_empty() || key.len() > 256 {
                     return Err(err(id, "a row key must have 1 to 256 bytes"));
                 }
-                let mut row = verdict(id, Some(key), r, codes)?;
-                if row.retry_after.is_none() {
-                    row.retry_after = m.get("retry_after").map(|v| delay(id, v)).transpose()?;
+                if take == Take::Phrase
+                    && (key.len() < 2 || !key.as_bytes()[0].is_ascii_alphanumeric())
+                {
+                    return Err(err(
+                        id,
+                        "a phrase key has two bytes or more and starts with a letter or digit",
+                    ));
                 }
-                out.push(row);
+                let mut verdict = verdict(id, r, codes)?;
+                if verdict.2.is_none() {
+                    verdict.2 = get(m, "retry_after").map(|v| delay(id, v)).transpose()?;
+                }
+                out.push((key, verdict));
             }
             out
         }
@@ -503,40 +726,70 @@ pub fn parse_rule(v: &Value, index: usize, codes: &[&str]) -> Result<TableSpec, 
             if when.is_empty() {
                 return Err(err(id, "`when` must hold at least one condition"));
             }
-            vec![verdict(id, None, m, codes)?]
+            vec![(String::new(), verdict(id, m, codes)?)]
         }
         (Some(_), true) => return Err(err(id, "`rows` needs `at`")),
         (_, false) => return Err(err(id, "`at` needs `rows` (an object of value -> verdict)")),
     };
-    if take == Take::Phrase
-        && rows.iter().any(|r| {
-            r.key
-                .as_deref()
-                .is_some_and(|k| k.len() < 2 || !k.as_bytes()[0].is_ascii_alphanumeric())
-        })
-    {
-        return Err(err(
-            id,
-            "a phrase key has two bytes or more and starts with a letter or digit",
-        ));
+    heap_sort(&mut rows, |a, b| a.0 < b.0);
+    if let Some(w) = rows.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(err_with(id, "row ", &w[0].0, true, " twice"));
     }
-    Ok(TableSpec {
-        id: id.to_string(),
-        at,
+    // The keys one after the other; each row its end and its delay's index.
+    let mut keys = String::new();
+    let mut delays: Vec<Delay> = Vec::new();
+    let rows: Vec<Row> = rows
+        .into_iter()
+        .map(|(key, (code, retryable, delay))| {
+            keys.push_str(&key);
+            let delay = delay.map_or(0, |d| {
+                let i = delays.iter().position(|x| *x == d).unwrap_or_else(|| {
+                    delays.push(d);
+                    delays.len() - 1
+                });
+                // At most MAX_USER_ROWS delays in a user's table: fits.
+                i as u16 + 1
+            });
+            Row {
+                // Checked below: the keys fit in 64 KiB.
+                end: keys.len() as u16,
+                delay,
+                code,
+                retryable,
+            }
+        })
+        .collect();
+    if keys.len() > usize::from(u16::MAX) {
+        return Err(err(id, "its row keys come to more than 65535 bytes"));
+    }
+    let at: Vec<Loc> = at.iter().map(|p| Loc::parse(p)).collect();
+    let (tag, strength) = match family {
+        None => (format!("rule {id}"), USER_STRENGTH),
+        Some(f) => (
+            f.to_string(),
+            tier_strength(tier.unwrap_or_else(|| default_tier(take, &at, &when))),
+        ),
+    };
+    Ok(Table {
+        tag: Cow::Owned(tag),
+        at: at.into(),
         take,
-        when,
-        tier,
-        rows,
+        when: when.into(),
+        strength,
+        keys: Cow::Owned(keys),
+        rows: rows.into(),
+        delays: delays.into(),
     })
 }
 
 /// A user rule set: a JSON array of rules (or `{"rules": [...]}`).
-pub fn parse_rules(v: &Value, codes: &[&str]) -> Result<Vec<TableSpec>, String> {
+pub fn parse_rules(v: &Value, codes: &[&str]) -> Result<Vec<Table>, String> {
     let list = match v {
         Value::Array(a) => a,
-        Value::Object(m) if m.len() == 1 && m.get("rules").is_some_and(Value::is_array) => {
-            m["rules"].as_array().expect("checked")
-        }
+        Value::Object(m) if m.len() == 1 => match get(m, "rules") {
+            Some(Value::Array(a)) => a,
+            _ => return Err("rules must be a JSON array of rules".into()),
+        },
         _ => return Err("rules must be a JSON array of rules".into()),
     };
     if list.len() > MAX_USER_RULES {
@@ -548,7 +801,7 @@ pub fn parse_rules(v: &Value, codes: &[&str]) -> Result<Vec<TableSpec>, String> 
     let mut out = Vec::with_capacity(list.len());
     let mut rows = 0;
     for (i, r) in list.iter().enumerate() {
-        let t = parse_rule(r, i, codes)?;
+        let t = parse_rule(r, i, codes, None)?;
         rows += t.rows.len();
         if rows > MAX_USER_ROWS {
             return Err(format!("rules: more than {MAX_USER_ROWS} rows in all"));
@@ -560,14 +813,14 @@ pub fn parse_rules(v: &Value, codes: &[&str]) -> Result<Vec<TableSpec>, String> 
 
 /// A shipped rule file: `{"family", "tag", "source", "rules": [...]}`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FileSpec {
+pub struct File {
     pub family: String,
     pub tag: String,
     pub source: String,
-    pub rules: Vec<TableSpec>,
+    pub rules: Vec<Table>,
 }
 
-pub fn parse_file(v: &Value, codes: &[&str]) -> Result<FileSpec, String> {
+pub fn parse_file(v: &Value, codes: &[&str]) -> Result<File, String> {
     let field = |k: &str| -> Result<String, String> {
         v.get(k)
             .and_then(Value::as_str)
@@ -582,9 +835,9 @@ pub fn parse_file(v: &Value, codes: &[&str]) -> Result<FileSpec, String> {
     let rules = list
         .iter()
         .enumerate()
-        .map(|(i, r)| parse_rule(r, i, codes).map_err(|e| format!("{tag}: {e}")))
+        .map(|(i, r)| parse_rule(r, i, codes, Some(&tag)).map_err(|e| format!("{tag}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(FileSpec {
+    Ok(File {
         family,
         tag,
         source,

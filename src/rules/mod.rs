@@ -16,138 +16,13 @@ use crate::taxonomy::Code;
 use crate::text::TrimFast;
 
 pub use form::Take;
+pub(crate) use form::{Cond, Delay, Loc, Row, Seg, Table, Test, View, S};
 
-type S = Cow<'static, str>;
-
-/// One step of a location.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Seg {
-    /// An object member.
-    Key(S),
-    /// Each element of the array in this member (the first 16).
-    Each(S),
-}
-
-/// A location in a node of the raw error. The first segment is read from
-/// the node, except `body` (the node's upstream body, JSON inside a string
-/// parsed) and `headers` (`headers.NAME`, the node's and its response's,
-/// any case).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Loc(pub Cow<'static, [Seg]>);
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Test {
-    In(Cow<'static, [S]>),
-    NameIn(Cow<'static, [S]>),
-    Contains(S),
-    Prefix(S),
-    Exists(bool),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Cond {
-    Status(Cow<'static, [(u16, u16)]>),
-    At(Loc, Test),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Delay {
-    pub at: Loc,
-    pub scale_ms: u32,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Row {
-    pub key: Option<S>,
-    pub code: Code,
-    pub retryable: Option<bool>,
-    pub delay: Option<Delay>,
-}
-
-/// A compiled rule or table. Rows are sorted by key (byte order; phrase
-/// keys are lowercase), so a key is found by binary search.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Table {
-    /// What evidence calls it: a family tag (`postgres`) or `rule ID`.
-    pub tag: S,
-    pub at: Cow<'static, [Loc]>,
-    pub take: Take,
-    pub when: Cow<'static, [Cond]>,
-    pub strength: u8,
-    pub rows: Cow<'static, [Row]>,
-}
-
-// ---------------------------------------------------------------- parsing
-
-fn loc(path: &str) -> Loc {
-    Loc(path
-        .split('.')
-        .map(|s| match s.strip_suffix("[]") {
-            Some(k) => Seg::Each(Cow::Owned(k.to_string())),
-            None => Seg::Key(Cow::Owned(s.to_string())),
-        })
-        .collect::<Vec<_>>()
-        .into())
-}
-
-fn owned_list(l: &[String]) -> Cow<'static, [S]> {
-    Cow::Owned(l.iter().map(|s| Cow::Owned(s.clone())).collect())
-}
-
-/// A parsed spec as a table; `user` tables are named `rule ID` in evidence
-/// and all have the user tier.
-pub(crate) fn compile(spec: &form::TableSpec, tag: &str, user: bool) -> Table {
-    let code = |c: &str| Code::from_name(c).unwrap_or(Code::Unknown);
-    let mut rows: Vec<Row> = spec
-        .rows
-        .iter()
-        .map(|r| Row {
-            key: r.key.clone().map(Cow::Owned),
-            code: code(&r.code),
-            retryable: r.retryable,
-            delay: r.retry_after.as_ref().map(|d| Delay {
-                at: loc(&d.path),
-                scale_ms: d.scale_ms,
-            }),
-        })
-        .collect();
-    rows.sort_by(|a, b| a.key.cmp(&b.key));
-    let tier = if user {
-        "user"
-    } else {
-        spec.tier
-            .as_deref()
-            .unwrap_or_else(|| form::default_tier(spec))
-    };
-    Table {
-        tag: Cow::Owned(if user {
-            format!("rule {}", spec.id)
-        } else {
-            tag.to_string()
-        }),
-        at: spec.at.iter().map(|p| loc(p)).collect::<Vec<_>>().into(),
-        take: spec.take,
-        when: spec
-            .when
-            .iter()
-            .map(|c| match c {
-                form::CondSpec::Status(r) => Cond::Status(Cow::Owned(r.clone())),
-                form::CondSpec::Path { path, test } => Cond::At(
-                    loc(path),
-                    match test {
-                        form::TestSpec::In(l) => Test::In(owned_list(l)),
-                        form::TestSpec::NameIn(l) => Test::NameIn(owned_list(l)),
-                        form::TestSpec::Contains(p) => Test::Contains(Cow::Owned(p.clone())),
-                        form::TestSpec::Prefix(p) => Test::Prefix(Cow::Owned(p.clone())),
-                        form::TestSpec::Exists(b) => Test::Exists(*b),
-                    },
-                ),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-        strength: form::tier_strength(tier),
-        rows: rows.into(),
-    }
+/// A row's canonical code (the parser gives its index in the taxonomy).
+fn code_of(row: &Row) -> Code {
+    crate::taxonomy::TABLE
+        .get(row.code as usize)
+        .map_or(Code::Unknown, |i| i.code)
 }
 
 /// The canonical code names, for the parser.
@@ -170,10 +45,9 @@ pub struct UserRules(pub(crate) std::sync::Arc<[Table]>);
 impl UserRules {
     /// From a parsed JSON value (an array of rules, or `{"rules": [...]}`).
     pub fn from_value(value: &serde_json::Value) -> Result<UserRules, crate::Error> {
-        let specs = form::parse_rules(value, &code_names()).map_err(crate::Error::InvalidOption)?;
-        Ok(UserRules(
-            specs.iter().map(|s| compile(s, &s.id, true)).collect(),
-        ))
+        let tables =
+            form::parse_rules(value, &code_names()).map_err(crate::Error::InvalidOption)?;
+        Ok(UserRules(tables.into()))
     }
 
     /// Whether there are none.
@@ -199,10 +73,24 @@ pub(crate) struct Ctx<'n, 'a> {
 
 /// A rule's verdict on a node.
 pub(crate) struct Hit<'t> {
-    pub table: &'t Table,
+    pub table: View<'t>,
     pub row: &'t Row,
     /// The value that matched, for evidence (a row key or nothing).
     pub key: Option<&'t str>,
+}
+
+impl Hit<'_> {
+    /// The row's canonical code.
+    pub(crate) fn code(&self) -> Code {
+        code_of(self.row)
+    }
+
+    /// Where the row's retry delay is, if it names one.
+    pub(crate) fn delay(&self) -> Option<&Delay> {
+        (self.row.delay as usize)
+            .checked_sub(1)
+            .and_then(|i| self.table.delays.get(i))
+    }
 }
 
 impl Ctx<'_, '_> {
@@ -281,7 +169,10 @@ fn scalar<'v>(v: &'v Value<'_>) -> Option<Cow<'v, str>> {
 
 /// The last segment of a class name: after `.`, `:` or `$`.
 pub(crate) fn last_segment(name: &str) -> &str {
-    name.rsplit(['.', ':', '$']).next().unwrap_or(name)
+    match name.bytes().rposition(|b| matches!(b, b'.' | b':' | b'$')) {
+        Some(i) => &name[i + 1..],
+        None => name,
+    }
 }
 
 fn test(t: &Test, v: &Value<'_>) -> bool {
@@ -326,31 +217,52 @@ fn phrase_at(text: &str, phrase: &str) -> Option<usize> {
     None
 }
 
-impl Table {
-    fn row(&self, key: &str) -> Option<&Row> {
-        let rows = &self.rows[..];
-        rows.binary_search_by(|r| r.key.as_deref().unwrap_or("").cmp(key))
-            .ok()
-            .map(|i| &rows[i])
+impl<'t> View<'t> {
+    /// Row `i`'s key.
+    fn key(&self, i: usize) -> &'t [u8] {
+        let end = self.rows[i].end as usize;
+        let start = match i.checked_sub(1) {
+            Some(p) => self.rows[p].end as usize,
+            None => 0,
+        };
+        self.keys.as_bytes().get(start..end).unwrap_or(b"")
+    }
+
+    /// The first row whose key is not `below` (the rows are sorted).
+    fn lower_bound(&self, below: impl Fn(&[u8]) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.rows.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if below(self.key(mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    fn row(&self, key: &str) -> Option<usize> {
+        let key = key.as_bytes();
+        let i = self.lower_bound(|k| k < key);
+        (i < self.rows.len() && self.key(i) == key).then_some(i)
     }
 
     /// The row whose phrase starts at a word of `text`, any case; the
-    /// earliest in the text. Keys (lowercase, two bytes or more) that start
-    /// with the text's next two bytes are a range of the sorted rows.
-    fn phrase_row(&self, text: &str) -> Option<&Row> {
+    /// earliest in the text. A phrase starts with a letter or digit; keys
+    /// (lowercase, two bytes or more) that start with the text's next two
+    /// bytes are a range of the sorted rows.
+    fn phrase_row(&self, text: &str) -> Option<usize> {
         let t = text.as_bytes();
-        let rows = &self.rows[..];
-        fn key(r: &Row) -> &[u8] {
-            r.key.as_deref().unwrap_or("").as_bytes()
-        }
         for i in 0..t.len().saturating_sub(1) {
-            if i > 0 && is_word(t[i - 1]) && is_word(t[i]) {
+            let (a, b) = (t[i], t[i + 1]);
+            if !a.is_ascii_alphanumeric() || (i > 0 && is_word(t[i - 1])) {
                 continue;
             }
-            let p = [t[i].to_ascii_lowercase(), t[i + 1].to_ascii_lowercase()];
-            let lo = rows.partition_point(|r| key(r).get(..2).unwrap_or(b"") < &p[..]);
-            for r in &rows[lo..] {
-                let k = key(r);
+            let p = [a.to_ascii_lowercase(), b.to_ascii_lowercase()];
+            let lo = self.lower_bound(|k| k.get(..2).unwrap_or(b"") < &p[..]);
+            for r in lo..self.rows.len() {
+                let k = self.key(r);
                 if k.get(..2) != Some(&p[..]) {
                     break;
                 }
@@ -363,42 +275,57 @@ impl Table {
     }
 
     /// The row a node's value at `at` selects.
-    fn keyed<'t>(&'t self, cx: &Ctx<'_, '_>) -> Option<(&'t Row, &'t str)> {
-        let mut hit: Option<&Row> = None;
+    fn keyed(&self, cx: &Ctx<'_, '_>) -> Option<usize> {
+        let mut hit: Option<usize> = None;
         for l in self.at.iter() {
             cx.visit(l, &mut |v| {
                 let Some(s) = scalar(v) else { return false };
                 hit = match self.take {
                     Take::Exact => self.row(&s),
-                    Take::Name => self.row(&s).or_else(|| self.row(last_segment(&s))),
-                    Take::FirstWord => self.row(
-                        s.split(|c: char| c == ':' || c.is_ascii_whitespace())
-                            .next()
-                            .unwrap_or(""),
-                    ),
+                    Take::Name => self.row(&s).or_else(|| {
+                        let last = last_segment(&s);
+                        (last.len() < s.len()).then(|| self.row(last)).flatten()
+                    }),
+                    Take::FirstWord => self.row(first_word(&s)),
                     Take::Prefix2 => s.get(..2).and_then(|p| self.row(p)),
                     Take::Phrase => self.phrase_row(&s),
                 };
                 hit.is_some()
             });
-            if let Some(r) = hit {
-                return Some((r, r.key.as_deref().unwrap_or("")));
+            if hit.is_some() {
+                return hit;
             }
         }
         None
     }
 
     /// This table's verdict on a node, if a row matches and `when` holds.
-    pub(crate) fn matches<'t>(&'t self, cx: &Ctx<'_, '_>) -> Option<Hit<'t>> {
-        let (row, key) = if self.at.is_empty() {
-            (self.rows.first()?, None)
-        } else {
-            let (r, k) = self.keyed(cx)?;
-            (r, Some(k))
-        };
+    /// The table's verdict with row `i` found, if `when` holds.
+    fn hit_row(self, cx: &Ctx<'_, '_>, i: usize) -> Option<Hit<'t>> {
         if !self.when.iter().all(|c| cx.holds(c)) {
             return None;
         }
+        let start = i.checked_sub(1).map_or(0, |p| self.rows[p].end as usize);
+        Some(Hit {
+            table: self,
+            row: self.rows.get(i)?,
+            key: self.keys.get(start..self.rows[i].end as usize),
+        })
+    }
+
+    pub(crate) fn matches(self, cx: &Ctx<'_, '_>) -> Option<Hit<'t>> {
+        // The conditions first: most cost less than finding the key.
+        if !self.when.iter().all(|c| cx.holds(c)) {
+            return None;
+        }
+        let (row, key) = if self.at.is_empty() {
+            (self.rows.first()?, None)
+        } else {
+            let i = self.keyed(cx)?;
+            let start = i.checked_sub(1).map_or(0, |p| self.rows[p].end as usize);
+            let key = self.keys.get(start..self.rows[i].end as usize);
+            (&self.rows[i], key)
+        };
         Some(Hit {
             table: self,
             row,
@@ -430,43 +357,212 @@ include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
 
 /// The rule tables the library ships (the tests compare them with the files).
 #[cfg(test)]
-pub(crate) fn builtin() -> &'static [Table] {
+pub(crate) fn builtin() -> &'static [View<'static>] {
     BUILTIN
 }
 
-/// The shipped families: (family, tag, source, number of rows), in file order.
-pub fn families() -> &'static [(&'static str, &'static str, &'static str, usize)] {
+/// The shipped families: (family, tag, number of rows), in file order (each
+/// file names its sources; they stay out of the binary).
+pub fn families() -> &'static [(&'static str, &'static str, usize)] {
     FAMILIES
 }
 
+/// The built-in tables that may match at one member of a node (or at
+/// `body` / `headers`), in order; the masks (bit `j` is `tables[j]`) screen
+/// them (see `each_match`).
+struct Anchor {
+    member: &'static str,
+    tables: &'static [u16],
+    /// Keyed at members only (or needing the member's value in a list), by
+    /// take, with the filter's seed for this member and take: passed over
+    /// when the member's value has none of its forms in the key filter.
+    keyed: &'static [(Take, u64, u32)],
+    /// Keyed at members and at `body` or `headers`: screened the same way
+    /// when the node has neither.
+    keyed_bare: &'static [(Take, u64, u32)],
+    /// Phrase tables at this member, found through its phrase index.
+    phrased: u64,
+}
+
+/// Whether a built-in table keyed at a member by `take` (`seed`:
+/// `form::filter_seed(member, take)`) may hold a key for the member's value
+/// `s`: a form `take` looks up has all its bits in the key filter.
+fn key_screen(seed: u32, take: Take, s: &str) -> bool {
+    let passes = |k: &str| {
+        form::filter_bits(form::key_hash(k.as_bytes()), seed)
+            .iter()
+            .all(|&b| KEY_FILTER[b / 64] >> (b % 64) & 1 != 0)
+    };
+    match take {
+        Take::Exact => passes(s),
+        Take::Name => {
+            let last = last_segment(s);
+            passes(s) || (last.len() < s.len() && passes(last))
+        }
+        Take::FirstWord => passes(first_word(s)),
+        Take::Prefix2 => s.get(..2).is_some_and(passes),
+        Take::Phrase => true,
+    }
+}
+
+/// The text up to its first space or `:`.
+fn first_word(s: &str) -> &str {
+    let end = s
+        .bytes()
+        .position(|b| b == b':' || b.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The phrases of a member's phrase tables in its text: for each table (by
+/// index), the row found at the earliest word, as `phrase_row` finds it.
+/// One pass over the text for all the tables: at a word's start, the
+/// member's `starts` (a bit per first letter or digit and second byte)
+/// passes most words at once; else the merged keys are searched.
+fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
+    let mut hits: Vec<(u16, u16)> = Vec::new();
+    let Some(index) = PHRASE_INDEX
+        .iter()
+        .find(|p| crate::text::same(p.member, member))
+    else {
+        return hits;
+    };
+    let rows = index.rows;
+    let key = |i: usize| {
+        let (table, row) = rows[i];
+        BUILTIN[usize::from(table)].key(usize::from(row))
+    };
+    let t = text.as_bytes();
+    let mut after_word = false;
+    for i in 0..t.len().saturating_sub(1) {
+        let a = t[i];
+        let starts = !after_word && a.is_ascii_alphanumeric();
+        after_word = is_word(a);
+        if !starts {
+            continue;
+        }
+        let b = t[i + 1].to_ascii_lowercase();
+        if index.starts[usize::from(form::start_class(a))] >> (b & 31) & 1 == 0 {
+            continue;
+        }
+        // Keys are two bytes or more: their first two, as a number.
+        let pair = |k: &[u8]| u16::from_be_bytes([k[0], k[1]]);
+        let p = u16::from_be_bytes([a.to_ascii_lowercase(), b]);
+        let (mut lo, mut hi) = (0, rows.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pair(key(mid)) < p {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for &(table, row) in &rows[lo..] {
+            let k = BUILTIN[usize::from(table)].key(usize::from(row));
+            if pair(k) != p {
+                break;
+            }
+            if t.len() - i >= k.len()
+                && t[i + 2..i + k.len()].eq_ignore_ascii_case(&k[2..])
+                && !hits.iter().any(|h| h.0 == table)
+            {
+                hits.push((table, row));
+            }
+        }
+    }
+    hits
+}
+
+/// A member's phrase index: every key of its phrase tables, sorted, as
+/// (table, row), and the (first, second) byte pairs the keys start with.
+struct PhraseIndex {
+    member: &'static str,
+    starts: [u32; 36],
+    rows: &'static [(u16, u16)],
+}
+
 /// Visit every table that may match `cx`: the user's (all, in order), then
-/// the built-ins anchored at one of the node's keys (or at `body` /
-/// `headers` when the node has them), then those anchored nowhere.
+/// the built-ins anchored at one of the node's members (or at `body` /
+/// `headers` when the node has them), each once, then those anchored
+/// nowhere. A built-in keyed at members is passed over at once when the
+/// member's value cannot be one of its keys (`key_screen`); the phrase
+/// tables at a member are searched together (`phrase_hits`): a call does
+/// not search every table for every value.
 pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit<'_>)) {
     for t in user {
-        if let Some(h) = t.matches(cx) {
+        if let Some(h) = t.view().matches(cx) {
             f(h);
         }
     }
-    let run = |anchor: &str, f: &mut dyn FnMut(Hit<'_>)| {
-        if let Ok(i) = ANCHORS.binary_search_by(|(a, _)| (*a).cmp(anchor)) {
-            for &t in ANCHORS[i].1 {
-                if let Some(h) = BUILTIN[t as usize].matches(cx) {
-                    f(h);
+    let bare = cx.body.is_none() && cx.headers.is_empty();
+    let mut done = [0u64; BUILTIN_WORDS];
+    let mut run = |anchor: &str, value: Option<&Value<'_>>, f: &mut dyn FnMut(Hit<'_>)| {
+        if ANCHOR_BITS & crate::input::key_bit(anchor) == 0 {
+            return;
+        }
+        let Some(a) = ANCHORS.iter().find(|a| crate::text::same(a.member, anchor)) else {
+            return;
+        };
+        let mut active: u64 = u64::MAX >> (64 - a.tables.len());
+        let text = value.and_then(scalar);
+        let mut phrases: Vec<(u16, u16)> = Vec::new();
+        match &text {
+            Some(s) => {
+                let mut screen = |list: &[(Take, u64, u32)]| {
+                    for &(take, mask, seed) in list {
+                        if active & mask != 0 && !key_screen(seed, take, s) {
+                            active &= !mask;
+                        }
+                    }
+                };
+                screen(a.keyed);
+                if bare {
+                    screen(a.keyed_bare);
                 }
+                if active & a.phrased != 0 {
+                    phrases = phrase_hits(anchor, s);
+                }
+            }
+            // A value that is no text: the member-keyed tables cannot match
+            // through it.
+            None if value.is_some() => {
+                active &= !(a.phrased | a.keyed.iter().fold(0, |m, k| m | k.1));
+            }
+            None => {}
+        }
+        while active != 0 {
+            let j = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let t = usize::from(a.tables[j]);
+            if done[t / 64] >> (t % 64) & 1 != 0 {
+                continue;
+            }
+            done[t / 64] |= 1 << (t % 64);
+            let table = BUILTIN[t];
+            let hit = if a.phrased >> j & 1 != 0 {
+                // The table's row is among the member's hits, or it has none.
+                phrases
+                    .iter()
+                    .find(|h| usize::from(h.0) == t)
+                    .and_then(|&(_, row)| table.hit_row(cx, usize::from(row)))
+            } else {
+                table.matches(cx)
+            };
+            if let Some(h) = hit {
+                f(h);
             }
         }
     };
-    for (k, _) in cx.node.iter() {
+    for (k, v) in cx.node.iter() {
         if k != "headers" && k != "body" {
-            run(k, f);
+            run(k, Some(v), f);
         }
     }
     if cx.body.is_some() {
-        run("body", f);
+        run("body", None, f);
     }
     if !cx.headers.is_empty() {
-        run("headers", f);
+        run("headers", None, f);
     }
     for &t in UNANCHORED {
         if let Some(h) = BUILTIN[t as usize].matches(cx) {
@@ -475,11 +571,23 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
     }
 }
 
+/// Every anchor's bit as the parser's key sets have it: most members of a
+/// node are no anchor, and are passed over at once.
+const ANCHOR_BITS: u64 = {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < ANCHOR_NAMES.len() {
+        bits |= crate::input::key_bit(ANCHOR_NAMES[i]);
+        i += 1;
+    }
+    bits
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn shipped() -> Vec<form::FileSpec> {
+    fn shipped() -> Vec<form::File> {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
@@ -501,18 +609,10 @@ mod tests {
     /// through and compiled at run time, are exactly the built-in tables.
     #[test]
     fn shipped_rules_are_the_user_form_compiled() {
-        let compiled: Vec<Table> = shipped()
-            .iter()
-            .flat_map(|f| {
-                f.rules
-                    .iter()
-                    .map(|r| compile(r, &f.tag, false))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        assert_eq!(compiled.len(), builtin().len());
-        for (a, b) in compiled.iter().zip(builtin()) {
-            assert_eq!(a, b, "{}", a.tag);
+        let parsed: Vec<Table> = shipped().into_iter().flat_map(|f| f.rules).collect();
+        assert_eq!(parsed.len(), builtin().len());
+        for (a, b) in parsed.iter().zip(builtin()) {
+            assert_eq!(&a.view(), b, "{}", a.tag);
         }
         let files: Vec<_> = shipped().iter().map(|f| f.tag.clone()).collect();
         let tags: Vec<_> = families().iter().map(|f| f.1.to_string()).collect();
@@ -550,32 +650,21 @@ mod tests {
         );
         assert_eq!(phrase_at("x509: certificate", "x509: certificate"), Some(0));
         assert_eq!(phrase_at("", "a"), None);
-        let t = Table {
-            tag: Cow::Borrowed("t"),
-            at: Cow::Owned(vec![]),
-            take: Take::Phrase,
-            when: Cow::Owned(vec![]),
-            strength: 40,
-            rows: Cow::Owned(
-                [
-                    "broken pipe",
-                    "connection refused",
-                    "connection reset",
-                    "context canceled",
-                ]
-                .iter()
-                .map(|k| Row {
-                    key: Some(Cow::Borrowed(*k)),
-                    code: Code::NetworkError,
-                    retryable: None,
-                    delay: None,
-                })
-                .collect(),
-            ),
-        };
+        let t = form::parse_rule(
+            &serde_json::json!({"id": "t", "at": "message", "take": "phrase", "rows": {
+                "connection reset": {"code": "NETWORK_ERROR"},
+                "broken pipe": {"code": "NETWORK_ERROR"},
+                "context canceled": {"code": "NETWORK_ERROR"},
+                "connection refused": {"code": "NETWORK_ERROR"}}}),
+            0,
+            &code_names(),
+            Some("t"),
+        )
+        .unwrap();
         let key = |m: &str| {
-            t.phrase_row(m)
-                .and_then(|r| r.key.as_deref().map(str::to_string))
+            t.view()
+                .phrase_row(m)
+                .map(|i| String::from_utf8(t.view().key(i).to_vec()).unwrap())
         };
         assert_eq!(
             key("read: CONNECTION RESET by peer").as_deref(),
@@ -598,5 +687,139 @@ mod tests {
         assert_eq!(scaled("0.5", 1), Some(1));
         assert_eq!(scaled("-1", 1000), None);
         assert_eq!(scaled("soon", 1000), None);
+    }
+
+    /// The key filter never passes over a table that holds the key: every
+    /// key of every screened table (and every value a listed condition
+    /// names) passes its anchor's screen.
+    #[test]
+    fn the_key_filter_passes_every_key_it_was_built_from() {
+        let mut checked = 0;
+        for a in ANCHORS {
+            for list in [a.keyed, a.keyed_bare] {
+                for &(take, mask, seed) in list {
+                    for (j, &t) in a.tables.iter().enumerate() {
+                        if mask >> j & 1 == 0 {
+                            continue;
+                        }
+                        let table = BUILTIN[usize::from(t)];
+                        let mut keys: Vec<String> = (0..table.rows.len())
+                            .map(|i| String::from_utf8(table.key(i).to_vec()).unwrap())
+                            .filter(|k| !k.is_empty())
+                            .collect();
+                        if let Some(Cond::At(_, Test::In(list) | Test::NameIn(list))) =
+                            table.when.first()
+                        {
+                            if table.at.is_empty() {
+                                keys.extend(list.iter().map(|k| k.to_string()));
+                            }
+                        }
+                        assert!(!keys.is_empty(), "{} at {}", table.tag, a.member);
+                        for k in keys {
+                            // As a value: a class name's last segment, a
+                            // code's first word or two bytes are the key.
+                            let value = match take {
+                                Take::Name => format!("com.example.{k}"),
+                                Take::FirstWord => format!("{k}: more words"),
+                                Take::Prefix2 => format!("{k}001"),
+                                _ => k.clone(),
+                            };
+                            assert!(
+                                key_screen(seed, take, &value),
+                                "{} at {}: {value:?} screened out",
+                                table.tag,
+                                a.member
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 300, "{checked}");
+    }
+
+    /// The merged phrase index finds, for each phrase table at a member,
+    /// the row the table's own search finds, on every message of the
+    /// classify vectors and on each phrase itself in a sentence.
+    #[test]
+    fn phrase_index_finds_what_each_table_finds() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/vectors/classify.json"
+        ))
+        .unwrap();
+        let mut messages: Vec<String> = Vec::new();
+        fn collect(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::String(s) => out.push(s.clone()),
+                serde_json::Value::Array(a) => a.iter().for_each(|v| collect(v, out)),
+                serde_json::Value::Object(m) => m.values().for_each(|v| collect(v, out)),
+                _ => {}
+            }
+        }
+        collect(&serde_json::from_str(&text).unwrap(), &mut messages);
+        for index in PHRASE_INDEX {
+            for &(t, row) in index.rows {
+                let k = String::from_utf8(BUILTIN[usize::from(t)].key(usize::from(row)).to_vec());
+                let k = k.unwrap();
+                messages.push(format!("error: {k} (while connecting)"));
+                messages.push(k.to_ascii_uppercase());
+            }
+        }
+        let mut found = 0;
+        for index in PHRASE_INDEX {
+            let tables: Vec<u16> = {
+                let mut t: Vec<u16> = index.rows.iter().map(|r| r.0).collect();
+                t.sort();
+                t.dedup();
+                t
+            };
+            for m in &messages {
+                let hits = phrase_hits(index.member, m);
+                for &t in &tables {
+                    let own = BUILTIN[usize::from(t)].phrase_row(m);
+                    let merged = hits.iter().find(|h| h.0 == t).map(|h| usize::from(h.1));
+                    assert_eq!(merged, own, "table {t} on {m:?}");
+                    found += usize::from(own.is_some());
+                }
+            }
+        }
+        assert!(found > 100, "{found}");
+    }
+
+    /// A user's table may hold 64 KiB of keys; past that is a typed error.
+    #[test]
+    fn a_table_past_64_kib_of_keys_is_refused() {
+        let table = |n: usize| {
+            let rows: serde_json::Map<String, serde_json::Value> = (0..n)
+                .map(|i| {
+                    (
+                        format!("{i:0>250}"),
+                        serde_json::json!({"code": "INTERNAL"}),
+                    )
+                })
+                .collect();
+            serde_json::json!([{"id": "big", "at": "code", "rows": rows}])
+        };
+        assert!(UserRules::from_value(&table(262)).is_ok());
+        let e = UserRules::from_value(&table(263)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid option: rule \"big\": its row keys come to more than 65535 bytes"
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { failure_persistence: None, ..Default::default() })]
+
+        /// The parser's sort sorts.
+        #[test]
+        fn heap_sort_sorts(mut v in proptest::collection::vec(0u16..50, 0..200)) {
+            let mut want = v.clone();
+            want.sort();
+            form::heap_sort(&mut v, |a, b| a < b);
+            proptest::prop_assert_eq!(v, want);
+        }
     }
 }
