@@ -205,6 +205,9 @@ pub(crate) fn classify_unsanitized(
         }
         *ms
     });
+    if let (None, Some(why)) = (retry_after_ms, &g.ignored_delay) {
+        evidence.push(why.clone());
+    }
 
     let hints = signals::hints(root);
     let message = compose_message(root, &g, info.doc);

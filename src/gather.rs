@@ -54,6 +54,9 @@ pub(crate) struct Gathered {
     /// Skip writing evidence lines (they are empty): for results that never
     /// show them. What is decided does not depend on them.
     pub quiet: bool,
+    /// Why a stated delay was not taken (an impossible `Retry-After` date):
+    /// the first, for the evidence.
+    pub ignored_delay: Option<String>,
 }
 
 impl Gathered {
@@ -107,12 +110,23 @@ impl Gathered {
 }
 
 /// Parse a `Retry-After` value: delay seconds or an HTTP-date (needs `now`).
-pub(crate) fn parse_retry_after(v: &str, now_ms: Option<i64>) -> Option<u64> {
+pub(crate) fn parse_retry_after(v: &str, now_ms: Option<i64>) -> Result<u64, RetryAfter> {
     let v = v.trim_fast();
     if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-        return crate::signals::parse_decimal(v, 3).map(|ms| ms.min(u64::MAX / 2));
+        return crate::signals::parse_decimal(v, 3)
+            .map(|ms| ms.min(u64::MAX / 2))
+            .ok_or(RetryAfter::Unreadable);
     }
-    let at = time::parse_http_date(v)?;
-    let now = now_ms?;
-    Some(at.saturating_sub(now).max(0) as u64)
+    let at = time::parse_http_date(v).ok_or(RetryAfter::Unreadable)?;
+    let now = now_ms.ok_or(RetryAfter::NoNow)?;
+    Ok(at.saturating_sub(now).max(0) as u64)
+}
+
+/// Why a `Retry-After` value gives no delay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RetryAfter {
+    /// Neither seconds nor an HTTP-date that exists (`Mon, 31 Feb 2025 …`).
+    Unreadable,
+    /// An HTTP-date, but the host gave no `now` to count from.
+    NoNow,
 }

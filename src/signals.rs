@@ -821,8 +821,16 @@ fn read_headers(
         }
     }
     if let Some(v) = header(headers, "retry-after") {
-        if let Some(ms) = parse_retry_after(v, opts.now_ms) {
-            g.retry_after(ms, ev(format_args!("retry-after {}", fmt_delay(ms))));
+        match parse_retry_after(v, opts.now_ms) {
+            Ok(ms) => g.retry_after(ms, ev(format_args!("retry-after {}", fmt_delay(ms)))),
+            Err(crate::gather::RetryAfter::Unreadable) => {
+                if g.ignored_delay.is_none() && !g.quiet {
+                    g.ignored_delay = Some(ev(format_args!(
+                        "retry-after ignored: not seconds or a real HTTP-date"
+                    )));
+                }
+            }
+            Err(crate::gather::RetryAfter::NoNow) => {}
         }
     }
     if let Some(v) = header(headers, "x-ms-retry-after-ms") {

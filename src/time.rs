@@ -37,8 +37,27 @@ fn num(s: &str) -> Option<u32> {
     })
 }
 
+/// The days of a month of the proleptic Gregorian calendar.
+fn days_in_month(y: i64, mo: u32) -> u32 {
+    match mo {
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// A date and time that exist: a month of 1 to 12, a day the month has
+/// (29 February only in a leap year), hours below 24, minutes below 60 and
+/// seconds up to 60 (a leap second, as RFC 3339 and HTTP-dates allow).
 fn valid(y: i64, mo: u32, d: u32, h: u32, mi: u32, s: u32) -> bool {
-    (1..=12).contains(&mo) && (1..=31).contains(&d) && h < 24 && mi < 60 && s <= 60 && y > 0
+    y > 0
+        && (1..=12).contains(&mo)
+        && d >= 1
+        && d <= days_in_month(y, mo)
+        && h < 24
+        && mi < 60
+        && s <= 60
 }
 
 /// Parse an RFC 3339 timestamp (`2025-10-27T14:32:15Z`, fractional seconds and
@@ -84,6 +103,10 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
             }
             let oh = num(&rest[1..3])? as i64;
             let om = num(&rest[4..6])? as i64;
+            // RFC 3339: an offset's hours are 00 to 23, its minutes 00 to 59.
+            if oh > 23 || om > 59 {
+                return None;
+            }
             let sign = if rb[0] == b'-' { -1 } else { 1 };
             sign * (oh * 60 + om)
         }
@@ -136,9 +159,11 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
     let parts: Vec<&str> = s.split_whitespace().collect();
     let (y, mo, d, hms) = match parts.as_slice() {
         // IMF-fixdate
-        [_, day, mon, year, hms, "GMT"] => (num(year)? as i64, month(mon)?, num(day)?, *hms),
+        [wd, day, mon, year, hms, "GMT"] if weekday(wd.strip_suffix(',')?, false) => {
+            (num(year)? as i64, month(mon)?, num(day)?, *hms)
+        }
         // RFC 850
-        [_, dmy, hms, "GMT"] => {
+        [wd, dmy, hms, "GMT"] if weekday(wd.strip_suffix(',')?, true) => {
             let mut it = dmy.split('-');
             let d = num(it.next()?)?;
             let mo = month(it.next()?)?;
@@ -153,7 +178,9 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
             (y, mo, d, *hms)
         }
         // asctime
-        [_, mon, day, hms, year] => (num(year)? as i64, month(mon)?, num(day)?, *hms),
+        [wd, mon, day, hms, year] if weekday(wd, false) => {
+            (num(year)? as i64, month(mon)?, num(day)?, *hms)
+        }
         _ => return None,
     };
     let mut t = hms.split(':');
@@ -165,6 +192,28 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
     }
     let days = days_from_civil(y, mo, d);
     Some((days * 86_400 + (h as i64) * 3600 + (mi as i64) * 60 + sec as i64) * 1000)
+}
+
+/// A day's name as HTTP-dates write it: `Sun` (IMF-fixdate, asctime) or
+/// `Sunday` (RFC 850). Whether it is the right day is not checked: senders
+/// get it wrong more often than the date.
+fn weekday(s: &str, long: bool) -> bool {
+    const DAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    DAYS.iter().any(|d| {
+        if long {
+            d.eq_ignore_ascii_case(s)
+        } else {
+            d[..3].eq_ignore_ascii_case(s)
+        }
+    })
 }
 
 fn month(s: &str) -> Option<u32> {
@@ -249,5 +298,51 @@ mod tests {
         assert_eq!(parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"), Some(a));
         assert_eq!(parse_http_date("Sun Nov  6 08:49:37 1994"), Some(a));
         assert_eq!(parse_http_date("soon"), None);
+    }
+
+    /// Impossible dates, times and offsets are refused; real ones, the
+    /// 29th of February of a leap year and a leap second included, are not.
+    #[test]
+    fn impossible_dates_are_refused() {
+        for bad in [
+            "2025-02-29T00:00:00Z",
+            "2025-02-31T00:00:00Z",
+            "2025-04-31T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "2025-00-10T00:00:00Z",
+            "2025-10-00T00:00:00Z",
+            "2025-10-27T24:00:00Z",
+            "2025-10-27T23:60:00Z",
+            "2025-10-27T23:59:61Z",
+            "2025-10-27T14:32:15+99:99",
+            "2025-10-27T14:32:15+24:00",
+            "2025-10-27T14:32:15-05:60",
+            "0000-01-01T00:00:00Z",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
+        for good in [
+            "2024-02-29T00:00:00Z",
+            "2000-02-29T12:00:00Z",
+            "2025-04-30T23:59:59Z",
+            "2016-12-31T23:59:60Z",
+            "2025-10-27T14:32:15+23:59",
+            "2025-10-27T14:32:15-00:00",
+        ] {
+            assert!(parse_rfc3339(good).is_some(), "{good}");
+        }
+        for bad in [
+            "Mon, 31 Feb 2025 00:00:10 GMT",
+            "Tue, 29 Feb 2025 00:00:10 GMT",
+            "Thu, 31 Apr 2025 00:00:10 GMT",
+            "Mon, 27 Oct 2025 24:00:00 GMT",
+            "Xyz, 27 Oct 2025 10:00:00 GMT",
+            "Monday, 31-Feb-25 00:00:10 GMT",
+            "Mon Feb 31 00:00:10 2025",
+            "27 Oct 2025 10:00:00 GMT",
+        ] {
+            assert_eq!(parse_http_date(bad), None, "{bad}");
+        }
+        assert!(parse_http_date("Thu, 29 Feb 2024 00:00:10 GMT").is_some());
     }
 }
