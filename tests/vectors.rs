@@ -331,3 +331,56 @@ fn cli_rejects_unknown_options_with_usage() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("unknown profile \"nope\""), "{stderr}");
 }
+
+/// One classification serves several results: rendering the classified
+/// error (`classify-json`, then `render-json`) gives the same bytes as
+/// classifying and rendering in one call, for a log record and a masked
+/// tool result, on every classify and render vector. The wrappers (npm
+/// `withErrors`, Python `tool_errors`) rely on it to classify a failure once.
+#[test]
+fn rendering_a_classified_error_equals_classify_render() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for file in ["classify.json", "render.json"] {
+        for case in &cases(file) {
+            let mut options = match &case["options"] {
+                serde_json::Value::Object(m) => m.clone(),
+                _ => serde_json::Map::new(),
+            };
+            options
+                .entry("now")
+                .or_insert_with(|| "2025-10-27T14:32:15Z".into());
+            let classify = ClassifyOptions {
+                now_ms: Some(parse_now(options["now"].as_str().unwrap()).unwrap()),
+                limits: common::limits(case),
+                rules: common::rules(case).expect("vector rules"),
+            };
+            let Ok(normalized) = classify_str(&raw(case), &classify) else {
+                continue;
+            };
+            let normalized = normalized.to_json();
+            for (target, mask) in [("log-record", false), ("tool-result", true)] {
+                let mut o = options.clone();
+                o.insert("target".into(), target.into());
+                o.insert("mask".into(), mask.into());
+                let o = serde_json::Value::Object(o).to_string();
+                let once = render_json(&normalized, &o);
+                let twice = classify_render_json(&raw(case), &o);
+                if once.as_ref().ok() != twice.as_ref().ok() {
+                    failures.push(format!(
+                        "{} ({target}):\n  classify-render {twice:?}\n  render(classify) {once:?}",
+                        name(case)
+                    ));
+                }
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 800, "{n}");
+    assert!(
+        failures.is_empty(),
+        "{} of {n}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -236,7 +236,9 @@ export function withErrors<A extends unknown[], R>(
       return await handler(...args);
     } catch (err) {
       const errorId = render.errorId ?? (newErrorId ?? (() => globalThis.crypto.randomUUID().slice(0, 8)))();
-      const { hints, ...opts } = { ...render, errorId };
+      const { hints, ...rest } = { ...render, errorId };
+      // One time for the log record and the result, as one error id.
+      const opts: RenderOptions = { ...rest, now: time(rest.now) ?? null };
       let raw: string;
       try {
         // Converted once, for both the log record and the result.

@@ -64,3 +64,17 @@ test('a really trapping component: the error path still answers, and recovers', 
   const ok = toolResult(Object.assign(new Error('gone'), { status: 410 }), { now: null });
   assert.equal(ok.structuredContent.code, 'GONE');
 });
+
+test('withErrors: the log record and the result share one time and one error id', async () => {
+  const err = Object.assign(new Error('upstream said slow down'), { status: 429, headers: { 'retry-after': '7' } });
+  const records = [];
+  const handler = withErrors(() => { throw err; }, { toolName: 'weather', profile: 'canonical', log: (r) => records.push(r) });
+  const result = await handler();
+  assert.equal(records.length, 1);
+  const record = records[0];
+  const error = result.structuredContent;
+  assert.equal(error.code, 'RATE_LIMITED');
+  assert.equal(record.error_id, error.error_id);
+  assert.ok(typeof record.timestamp === 'string' && record.timestamp.length > 0);
+  assert.equal(record.timestamp, error.timestamp);
+});

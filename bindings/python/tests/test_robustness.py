@@ -164,3 +164,25 @@ def test_calls_leak_no_native_memory():
             call()
         grown = (libc.mallinfo2().uordblks - before) / 10_000
         assert grown < 4, f"{name}: {grown} bytes per call"
+
+
+def test_tool_errors_record_and_result_share_one_time_and_error_id():
+    """The log record and the result of one failure belong together: the same error id,
+    code and time."""
+
+    class Upstream(Exception):
+        status = 429
+        headers = {"retry-after": "7"}
+
+    records: list[dict] = []
+
+    @mcp_errors.tool_errors("weather", logger=records.append, profile="canonical")
+    def tool():
+        raise Upstream("upstream said slow down")
+
+    result = tool()
+    assert len(records) == 1
+    error = result.structured_content
+    assert error["code"] == "RATE_LIMITED"
+    assert records[0]["error_id"] == error["error_id"]
+    assert records[0]["timestamp"] and records[0]["timestamp"] == error["timestamp"]

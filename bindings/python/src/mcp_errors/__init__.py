@@ -368,6 +368,8 @@ def tool_errors(
     def handle(exc: BaseException) -> Any:
         error_id = options.get("error_id") or os.urandom(4).hex()
         opts = {**options, "tool_name": tool or options.get("tool_name"), "error_id": error_id}
+        # One time for the log record and the result, as one error id.
+        opts["now"] = _time(opts.get("now", True))
         try:
             # Converted once, for both the log record and the result.
             raw = _raw_text(exc, opts["tool_name"], hints)
