@@ -373,9 +373,9 @@ mod tests {
     }
 
     #[test]
-    fn table_is_in_enum_order_and_names_are_unique() {
-        for (i, row) in TABLE.iter().enumerate() {
-            assert_eq!(row.code as usize, i, "{} out of order", row.name);
+    fn names_round_trip_and_every_code_has_a_doc() {
+        // The order is checked against the WIT contract (tests/docs.rs).
+        for row in TABLE {
             assert_eq!(Code::from_name(row.name), Some(row.code));
             assert!(!row.doc.is_empty());
         }

@@ -85,3 +85,79 @@ fn readme_families_table_matches_the_rules() {
         .collect();
     assert_eq!(rows, want);
 }
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// One version: `Cargo.toml`'s workspace version (`CARGO_PKG_VERSION`) is
+/// the one every other file carries (`cargo xtask version NEW` writes them).
+#[test]
+fn every_file_carries_the_crate_version() {
+    let v = env!("CARGO_PKG_VERSION");
+    for (file, want) in [
+        ("npm/package.json", format!("\"version\": \"{v}\"")),
+        (
+            "bindings/python/pyproject.toml",
+            format!("\nversion = \"{v}\"\n"),
+        ),
+        (
+            "wit/mcp-errors.wit",
+            format!("package mcp-errors:core@{v};"),
+        ),
+        (
+            "bindings/python/src/mcp_errors/_engine.py",
+            format!("_API = \"mcp-errors:core/api@{v}\""),
+        ),
+    ] {
+        assert!(read(file).contains(&want), "{file} does not say {want:?}");
+    }
+    let lock: serde_json::Value = serde_json::from_str(&read("npm/package-lock.json")).unwrap();
+    assert_eq!(lock["version"], v);
+    assert_eq!(lock["packages"][""]["version"], v);
+}
+
+/// One licence: Apache-2.0 in every manifest, its text at the root and in
+/// each published package.
+#[test]
+fn one_licence_everywhere() {
+    let text = read("LICENSE");
+    assert!(text.contains("Apache License") && text.contains("Version 2.0, January 2004"));
+    for copy in ["npm/LICENSE", "bindings/python/LICENSE"] {
+        assert_eq!(read(copy), text, "{copy} differs from LICENSE");
+    }
+    assert!(read("Cargo.toml").contains("license = \"Apache-2.0\""));
+    let npm: serde_json::Value = serde_json::from_str(&read("npm/package.json")).unwrap();
+    assert_eq!(npm["license"], "Apache-2.0");
+    let lock: serde_json::Value = serde_json::from_str(&read("npm/package-lock.json")).unwrap();
+    assert_eq!(lock["packages"][""]["license"], "Apache-2.0");
+    assert!(read("bindings/python/pyproject.toml").contains("license = { text = \"Apache-2.0\" }"));
+    assert!(
+        read("README.md").contains("Apache-2.0"),
+        "the README states the licence"
+    );
+}
+
+/// The taxonomy table is in the order of the WIT contract's `error-code`
+/// enum (hosts map codes by position), and its names are the WIT's in
+/// SCREAMING_SNAKE_CASE.
+#[test]
+fn taxonomy_order_is_the_wit_enum_order() {
+    let wit = read("wit/mcp-errors.wit");
+    let body = &wit[wit.find("enum error-code {").expect("the enum")..];
+    let body = &body[..body.find('}').unwrap()];
+    let wit_names: Vec<String> = body
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .map(|l| {
+            l.trim_end_matches(',')
+                .replace('-', "_")
+                .to_ascii_uppercase()
+        })
+        .collect();
+    let table: Vec<&str> = mcp_errors::TABLE.iter().map(|i| i.name).collect();
+    assert_eq!(wit_names, table);
+}

@@ -9,7 +9,7 @@ test('npm pack: small, complete, no sources or tests', () => {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const files = pack.files.map((f) => f.path);
-  for (const needed of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/generated/mcp-errors.core.wasm']) {
+  for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/generated/mcp-errors.core.wasm']) {
     assert.ok(files.includes(needed), `${needed} is packed`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('node_modules/')), files.join(', '));

@@ -6,6 +6,8 @@
 //!   `cargo fmt --check` and clippy.
 //! - `demo`:  build, classify and render the example errors, then run an MCP
 //!   server and client (Node) whose tools fail.
+//! - `version [NEW]`: print the version (and fail if a file disagrees), or
+//!   write NEW into every file that carries it (`Cargo.toml` is the source).
 //!
 //! Each command installs what it needs first, so a fresh clone needs nothing
 //! but rustup and cargo.
@@ -26,8 +28,9 @@ fn main() {
         Some("build") => build().map(|_| ()),
         Some("test") => test(),
         Some("demo") => demo(),
+        Some("version") => version(args.get(1).map(String::as_str)),
         _ => {
-            eprintln!("usage: cargo xtask <setup|build|test|demo>");
+            eprintln!("usage: cargo xtask <setup|build|test|demo|version [NEW]>");
             std::process::exit(2);
         }
     };
@@ -371,4 +374,73 @@ fn pipe(cli: &Path, args: &[&str], input: &str) -> Result<String> {
         .write_all(format!("{input}\n").as_bytes())?;
     let out = child.wait_with_output()?;
     Ok(String::from_utf8(out.stdout)?.trim_end().to_string())
+}
+
+/// The files that carry the version: each with the text before it on its
+/// line and how many times it appears there. `Cargo.toml`'s workspace
+/// version is the source: `cargo xtask version NEW` writes it everywhere,
+/// and `tests/docs.rs` fails when a file disagrees.
+const VERSIONED: &[(&str, &str, usize)] = &[
+    ("Cargo.toml", "version = \"", 1),
+    ("npm/package.json", "\"version\": \"", 1),
+    ("npm/package-lock.json", "\"version\": \"", 2),
+    ("bindings/python/pyproject.toml", "version = \"", 1),
+    ("wit/mcp-errors.wit", "package mcp-errors:core@", 1),
+    (
+        "bindings/python/src/mcp_errors/_engine.py",
+        "_API = \"mcp-errors:core/api@",
+        1,
+    ),
+];
+
+/// The version after the first `lead` in `text`.
+fn version_in(text: &str, lead: &str) -> Option<String> {
+    let rest = &text[text.find(lead)? + lead.len()..];
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))?;
+    Some(rest[..end].to_string())
+}
+
+/// `cargo xtask version`: print the version; fail if a file disagrees.
+/// `cargo xtask version NEW`: write NEW into every file that carries it.
+fn version(new: Option<&str>) -> Result<()> {
+    if let Some(v) = new {
+        let core = v.split('-').next().unwrap_or("");
+        let valid = core.split('.').count() == 3
+            && core
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            && v.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+        if !valid {
+            return Err(format!("not a version: {v:?} (MAJOR.MINOR.PATCH[-PRE])").into());
+        }
+    }
+    let mut found = Vec::new();
+    for &(file, lead, times) in VERSIONED {
+        let path = root().join(file);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{file}: {e}"))?;
+        let old =
+            version_in(&text, lead).ok_or_else(|| format!("{file}: no version after {lead:?}"))?;
+        if let Some(v) = new {
+            let from = format!("{lead}{old}");
+            let text = text.replacen(&from, &format!("{lead}{v}"), times);
+            std::fs::write(&path, text).map_err(|e| format!("{file}: {e}"))?;
+        }
+        found.push((file, old));
+    }
+    if let Some(v) = new {
+        println!("version {v}: written to {} files", found.len());
+        return Ok(());
+    }
+    let want = found[0].1.clone();
+    let drift: Vec<String> = found
+        .iter()
+        .filter(|(_, v)| *v != want)
+        .map(|(f, v)| format!("{f} says {v}"))
+        .collect();
+    if !drift.is_empty() {
+        return Err(format!("Cargo.toml says {want}, but {}", drift.join(", ")).into());
+    }
+    println!("{want}");
+    Ok(())
 }
