@@ -12,7 +12,8 @@
 //!
 //! Every input line yields exactly one output line. A line that cannot be
 //! processed yields `{"error":{"kind":…,"message":…,"line":N}}` and the rest go
-//! on; the exit status is then 1. Blank lines are skipped.
+//! on; the exit status is then 1. Blank lines (JSON whitespace only) are
+//! skipped.
 
 use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
@@ -244,8 +245,13 @@ fn main() -> ExitCode {
         let result = match std::str::from_utf8(&bytes) {
             Err(err) => Err(Error::InvalidInput(format!("line is not UTF-8: {err}"))),
             Ok(text) => {
-                let text = text.trim_end_matches('\r');
-                if text.trim().is_empty() {
+                let text = text.strip_suffix('\r').unwrap_or(text);
+                // Blank: JSON whitespace only (what the parser itself skips), in
+                // every CLI; a byte-order mark or a `\x1c` is not blank.
+                if text
+                    .bytes()
+                    .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                {
                     continue;
                 }
                 match &command {

@@ -18,7 +18,12 @@ const USAGE = `usage:
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {"error":…} line.
 --limits takes a JSON object such as {"max_message_chars":500}.
---rules takes a JSON array of recognizer rules (see the README).`;
+--rules takes a JSON array of recognizer rules (see the README).
+
+profiles: canonical, tool-error-v1, mcp-tool-error, text, error-object, rpc-envelope
+formats:  markdown, json, both
+specs:    2025-06-18, 2025-11-25, 2026-07-28
+targets:  tool-result, soft-result, protocol-error, needs-input, log-record`;
 
 function usage(message: string): never {
   process.stderr.write(`mcp-errors: ${message}\n\n${USAGE}\n`);
@@ -187,8 +192,10 @@ function run(): void {
       failed = true;
       out = JSON.stringify({ error: { kind: 'invalid_input', message: `line is not UTF-8: ${bad}`, line: lineNo } });
     } else {
+      // Blank: JSON whitespace only (what the parser itself skips), in every CLI;
+      // a byte-order mark or a \x1c is not blank.
+      if (line.every((b) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a)) return;
       const text = line.toString('utf8');
-      if (text.trim() === '') return;
       try {
         out = handle(text);
       } catch (e) {

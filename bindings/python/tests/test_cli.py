@@ -30,13 +30,32 @@ def run_all(args: list[str], data: bytes) -> dict[str, subprocess.CompletedProce
 
 def test_classify_parity_with_bad_lines():
     lines = [json.dumps(c["input"]) for c in cases("classify.json") if not c["options"].get("now") and not c["options"].get("limits")]
-    lines[3:3] = ["{not json", "", "   ", "[1,2", '"just a string"', '{"message":"crlf"}\r']
+    lines[3:3] = ["{not json", "", "   ", "[1,2", '"just a string"', '{"message":"crlf"}\r',
+                  "\ufeff", '\ufeff{"status":404}', "\x1c", "\u00a0", "\t\r", "\r", "\u2028"]
     data = ("\n".join(lines) + "\n").encode() + bytes([0x7B, 0xFF, 0x7D, 0x0A, 0xE2, 0x82, 0x0A, 0xF0, 0x90, 0x28, 0x0A, 0xED, 0xA0, 0x80, 0x0A])
     out = run_all(["classify"], data)
     assert out["python"].stdout == out["rust"].stdout
     assert out["npm"].stdout == out["rust"].stdout
     assert out["python"].returncode == out["rust"].returncode == 1
     assert b"line is not UTF-8: invalid utf-8 sequence of 1 bytes from index 1" in out["python"].stdout
+    # Blank means JSON whitespace only: a byte-order mark, \x1c or a no-break space is an error line.
+    errors = [json.loads(l)["error"]["line"] for l in out["rust"].stdout.splitlines() if l.startswith(b'{"error"')]
+    for i, text in enumerate(lines, start=1):
+        if text in ("\ufeff", "\x1c", "\u00a0", "\u2028", '\ufeff{"status":404}'):
+            assert i in errors, (i, text)
+        if text in ("", "   ", "\t\r", "\r"):
+            assert i not in errors, (i, text)
+
+
+def test_help_and_usage_errors_are_the_same_bytes_in_every_cli():
+    """`--help` lists the same commands, flags, profiles, formats, revisions and targets."""
+    out = run_all(["--help"], b"")
+    assert out["python"].stdout == out["rust"].stdout == out["npm"].stdout
+    assert b"targets:  tool-result, soft-result, protocol-error, needs-input, log-record" in out["rust"].stdout
+    for args in (["nope"], ["render", "--profile"], ["classify", "--bad", "x"]):
+        out = run_all(args, b"")
+        assert out["python"].stderr == out["rust"].stderr == out["npm"].stderr, args
+        assert out["python"].returncode == out["rust"].returncode == out["npm"].returncode == 2, args
 
 
 def test_render_parity_for_every_render_vector():

@@ -20,7 +20,12 @@ USAGE = """usage:
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {"error":…} line.
 --limits takes a JSON object such as {"max_message_chars":500}.
---rules takes a JSON array of recognizer rules (see the README)."""
+--rules takes a JSON array of recognizer rules (see the README).
+
+profiles: canonical, tool-error-v1, mcp-tool-error, text, error-object, rpc-envelope
+formats:  markdown, json, both
+specs:    2025-06-18, 2025-11-25, 2026-07-28
+targets:  tool-result, soft-result, protocol-error, needs-input, log-record"""
 
 _FLAGS = {
     "--profile": "profile",
@@ -163,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         _usage(f"unknown command {json.dumps(command, ensure_ascii=False)}")
     failed = False
     for number, raw_line in enumerate(sys.stdin.buffer, start=1):
-        line_bytes = raw_line.rstrip(b"\n").rstrip(b"\r")
+        line_bytes = raw_line.removesuffix(b"\n").removesuffix(b"\r")
         try:
             line = line_bytes.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -171,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             message = f"line is not UTF-8: {_utf8_error(line_bytes, e)}"
             out.write(_dump({"error": {"kind": "invalid_input", "message": message, "line": number}}) + "\n")
             continue
-        if not line.strip():
+        # Blank: JSON whitespace only (what the parser itself skips), in every CLI;
+        # a byte-order mark or a \x1c is not blank.
+        if not line_bytes.strip(b" \t\r\n"):
             continue
         try:
             result = handle(line)
