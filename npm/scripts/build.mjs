@@ -87,6 +87,19 @@ execFileSync(bin('tsc'), ['-p', join(here, 'tsconfig.json')], { stdio: 'inherit'
 const dist = join(here, 'dist');
 mkdirSync(join(dist, 'generated'), { recursive: true });
 cpSync(generated, join(dist, 'generated'), { recursive: true });
+// The tests' bundle: the package plus its test hooks (src/testing.ts), in
+// test-dist/, which is not published; the published bundle has no hooks.
+const testDist = join(here, 'test-dist');
+rmSync(testDist, { recursive: true, force: true });
+mkdirSync(join(testDist, 'generated'), { recursive: true });
+cpSync(join(generated, 'mcp-errors.core.wasm'), join(testDist, 'generated', 'mcp-errors.core.wasm'));
+execFileSync(bin('esbuild'), [
+  join(dist, 'testing.js'), '--bundle', '--format=esm', '--platform=node', '--target=node20',
+  '--minify-whitespace', '--minify-syntax', '--legal-comments=none', '--log-level=warning',
+  `--outfile=${join(testDist, 'testing.js')}`,
+], { stdio: 'inherit' });
+rmSync(join(dist, 'testing.js'));
+rmSync(join(dist, 'testing.d.ts'));
 execFileSync(bin('esbuild'), [
   join(dist, 'index.js'), '--bundle', '--format=esm', '--platform=node', '--target=node20',
   '--minify-whitespace', '--minify-syntax', '--legal-comments=none', '--log-level=warning',

@@ -8,9 +8,7 @@
  *              { toolName: 'weather' }));
  * ```
  */
-import {
-  _injectTrapForTests, _useCoreModuleForTests, call, instantiationCount, McpErrorsError,
-} from './engine.js';
+import { call, McpErrorsError } from './engine.js';
 import { toRawError, ToolError } from './convert.js';
 import type {
   CallToolResult, Category, ClassifyOptions, CodeInfo, ErrorCode, Hints, Limits, NormalizedError, Profile, RenderOptions, Rule,
@@ -20,18 +18,6 @@ import type * as Types from './generated/interfaces/mcp-errors-core-types.js';
 export { McpErrorsError, ToolError, toRawError };
 export type { McpErrorsErrorKind } from './engine.js';
 export type * from './types.js';
-
-/**
- * @internal For this package's own tests (the published package is one
- * bundled module, so they cannot reach the engine's state any other way).
- * Not part of the API; absent from the type declarations.
- */
-export const _testing = {
-  call,
-  injectTrap: _injectTrapForTests,
-  useCoreModule: _useCoreModuleForTests,
-  instantiationCount,
-};
 
 const SPECS = { '2025-06-18': 'v20250618', '2025-11-25': 'v20251125', '2026-07-28': 'v20260728' } as const;
 

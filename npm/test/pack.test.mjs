@@ -12,7 +12,7 @@ test('npm pack: small, complete, no sources or tests', () => {
   for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/generated/mcp-errors.core.wasm']) {
     assert.ok(files.includes(needed), `${needed} is packed`);
   }
-  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('node_modules/')), files.join(', '));
+  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('test-dist/') || f.startsWith('node_modules/')), files.join(', '));
   assert.ok(pack.size < 200_000, `packed size ${pack.size} bytes`);
   // One module at run time (each file costs Node's loader about 0.5 ms at
   // import): the library and the CLI, nothing else.
@@ -27,5 +27,8 @@ test('the library module imports only Node builtins; the test hooks are not in i
   assert.deepEqual(specifiers, ['node:fs']);
   const types = readFileSync(new URL('../dist/index.d.ts', import.meta.url), 'utf8');
   assert.ok(!types.includes('_testing'), 'dist/index.d.ts declares no test hooks');
+  for (const hook of ['_injectTrapForTests', '_useCoreModuleForTests', 'instantiationCount', '_testing']) {
+    assert.ok(!index.includes(hook), `the published dist/index.js has no ${hook}`);
+  }
   assert.ok(types.includes('export declare function toolResult'), 'dist/index.d.ts declares the API');
 });

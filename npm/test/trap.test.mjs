@@ -2,14 +2,17 @@
 // instance, and when even that fails a minimal valid error result says so.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toolResult, withErrors, classifyJson, McpErrorsError, _testing } from '../dist/index.js';
+// The package with its test hooks: a bundle of its own, never published.
+import {
+  toolResult, withErrors, classifyJson, McpErrorsError,
+  injectTrap as _injectTrapForTests, useCoreModule as _useCoreModuleForTests, instantiationCount,
+} from '../test-dist/testing.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const { injectTrap: _injectTrapForTests, useCoreModule: _useCoreModuleForTests, instantiationCount } = _testing;
 
 test('a trap drops the instance; the next call runs on a fresh one', () => {
   classifyJson('{}');

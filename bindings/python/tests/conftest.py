@@ -32,3 +32,20 @@ def render_kwargs(options: dict) -> dict:
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+def inject_trap() -> None:
+    """Make the next call of this thread's instance fail the way a trapping component does.
+    The package ships no hook for it: the test replaces the instance's functions."""
+    import wasmtime
+
+    from mcp_errors._engine import ENGINE
+
+    inst = ENGINE._instance()
+    real = inst.fns
+
+    def trap(*_args):
+        inst.fns = real
+        raise wasmtime.WasmtimeError("wasm trap: unreachable (injected by a test)")
+
+    inst.fns = {name: trap for name in real}

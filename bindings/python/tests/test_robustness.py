@@ -9,7 +9,7 @@ from mcp_errors import ErrorCode, McpErrorsError, classify_json, to_tool_result
 import mcp_errors
 from mcp_errors._engine import ENGINE, Engine
 
-from conftest import cases, expected, raw
+from conftest import cases, expected, inject_trap, raw
 
 
 def test_concurrent_calls_from_many_threads():
@@ -33,7 +33,7 @@ def test_concurrent_calls_from_many_threads():
 def test_a_trap_drops_the_instance_and_the_next_call_works():
     classify_json("{}")
     before = ENGINE.instantiations
-    ENGINE.inject_trap_for_tests()
+    inject_trap()
     try:
         classify_json("{}")
         raise AssertionError("the injected trap should surface")
@@ -44,7 +44,7 @@ def test_a_trap_drops_the_instance_and_the_next_call_works():
 
 
 def test_to_tool_result_retries_a_trap():
-    ENGINE.inject_trap_for_tests()
+    inject_trap()
     r = to_tool_result(ConnectionRefusedError(111, "Connection refused"), as_dict=True, now=None)
     assert r["isError"] is True
     assert r["structuredContent"]["code"] == ErrorCode.NETWORK_ERROR.value

@@ -218,7 +218,6 @@ class Engine:
         self._lock = threading.Lock()
         self._local = threading.local()
         self.instantiations = 0
-        self._inject_trap = False
 
     def _instance(self) -> _Instance:
         inst = getattr(self._local, "instance", None)
@@ -233,16 +232,9 @@ class Engine:
             self._local.instance = inst
         return inst
 
-    def inject_trap_for_tests(self) -> None:
-        """Make the next call fail the way a trapping component does."""
-        self._inject_trap = True
-
     def call(self, name: str, *args: Any) -> Any:
         inst = self._instance()
         try:
-            if self._inject_trap:
-                self._inject_trap = False
-                raise wasmtime.WasmtimeError("wasm trap: unreachable (injected by a test)")
             result = inst.fns[name](inst.store, *args)
         except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
             # A trap leaves the instance in an unknown state: never use it again.
