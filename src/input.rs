@@ -772,6 +772,7 @@ pub(crate) fn merge_sort(v: &mut [usize], le: &dyn Fn(usize, usize) -> bool) {
 
 /// For the property tests: the parse the classifier uses, as a `serde_json` result, to compare
 /// with `serde_json::from_str` (value, or error message).
+#[cfg(any(test, feature = "internal-testing"))]
 pub fn parse_to_serde(text: &str) -> Result<serde_json::Value, String> {
     parse(text).map(|v| v.to_serde()).map_err(|e| e.to_string())
 }

@@ -395,6 +395,7 @@ fn write_int(negative: bool, magnitude: u64, out: &mut String) {
 
 /// Whether the writer gives serde_json's bytes for `value`, compact and
 /// pretty. For the property tests.
+#[cfg(any(test, feature = "internal-testing"))]
 pub fn agrees_with_serde(value: &Value) -> bool {
     let mut compact = String::new();
     write_value(value, &mut compact, None);

@@ -33,12 +33,13 @@ pub mod time;
 
 pub use classify::{classify_str, classify_value, ClassifyOptions, MAX_DEPTH, MAX_NODES};
 pub use error::Error;
-#[doc(hidden)]
+/// The crate's own parser and writer, for its property tests only
+/// (`tests/properties.rs` turns the `internal-testing` feature on through a
+/// dev-dependency on this crate); not in the published API.
+#[cfg(feature = "internal-testing")]
 pub use input::parse_to_serde as input_parse_to_serde;
-#[doc(hidden)]
+#[cfg(feature = "internal-testing")]
 pub use json::agrees_with_serde as json_writer_agrees_with_serde;
-#[doc(hidden)]
-pub use json::quoted as json_quoted;
 pub use normalized::Normalized;
 pub use redact::Limits;
 pub use render::{
@@ -46,7 +47,7 @@ pub use render::{
 };
 pub use rules::UserRules;
 pub use taxonomy::{Category, Code, CodeInfo, TABLE};
-#[doc(hidden)]
+#[cfg(feature = "internal-testing")]
 pub use text::find_json_special;
 
 /// The largest raw input accepted, in bytes (16 MiB).

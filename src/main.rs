@@ -97,7 +97,7 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
         if !known.contains(&flag) {
             return Err(format!(
                 "unknown argument {}",
-                mcp_errors::json_quoted(flag)
+                serde_json::Value::from(flag)
             ));
         }
         let v = rest
@@ -181,7 +181,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         "taxonomy" => Err("taxonomy takes no arguments".into()),
         other => Err(format!(
             "unknown command {}",
-            mcp_errors::json_quoted(other)
+            serde_json::Value::from(other)
         )),
     }
 }
