@@ -161,3 +161,65 @@ fn taxonomy_order_is_the_wit_enum_order() {
     let table: Vec<&str> = mcp_errors::TABLE.iter().map(|i| i.name).collect();
     assert_eq!(wit_names, table);
 }
+
+/// The API report: every `pub` item of the crate (not `pub(crate)`), file by file, with its
+/// signature line, checked in as `tests/api-report.txt`. A change of public API is deliberate:
+/// this test fails until the report is updated (`MCP_ERRORS_UPDATE_API=1 cargo test`).
+#[test]
+fn the_public_items_are_the_checked_in_api_report() {
+    let src = format!("{}/src", env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(&src)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("main.rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut report = String::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.strip_prefix(&src).unwrap().display().to_string();
+        let mut in_tests = false;
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            let mut l = line.trim().to_string();
+            if l == "#[cfg(test)]" {
+                in_tests = true;
+            }
+            // A `pub use a::{…};` over several lines, as one.
+            if l.starts_with("pub use ") && l.ends_with('{') {
+                for more in lines.by_ref() {
+                    l.push_str(more.trim());
+                    if more.trim_end().ends_with("};") {
+                        break;
+                    }
+                }
+            }
+            let l = l.as_str();
+            let public = [
+                "fn ", "struct ", "enum ", "const ", "static ", "trait ", "type ", "mod ", "use ",
+            ]
+            .iter()
+            .any(|k| l.starts_with(&format!("pub {k}")));
+            if public && !in_tests {
+                let sig = l.trim_end_matches('{').trim_end();
+                report.push_str(&format!("{name}: {sig}\n"));
+            }
+        }
+    }
+    let path = format!("{}/tests/api-report.txt", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var("MCP_ERRORS_UPDATE_API").as_deref() == Ok("1") {
+        std::fs::write(&path, &report).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        report == want,
+        "the public items changed: review the diff, then run MCP_ERRORS_UPDATE_API=1 cargo test --test docs"
+    );
+}

@@ -34,19 +34,19 @@ function load(): ApiExports {
   return root.api;
 }
 
-/** How many times the component was instantiated (1 unless a trap forced a fresh one). */
+/** @internal How many times the component was instantiated (1 unless a trap forced a fresh one). */
 export function instantiationCount(): number {
   return instantiations;
 }
 
-/** For tests: run on another build's core module (e.g. the test-only trapping build). */
+/** @internal For tests: run on another build's core module (e.g. the test-only trapping build). */
 export function _useCoreModuleForTests(bytes: Uint8Array<ArrayBuffer>): void {
   coreModule = new WebAssembly.Module(bytes);
   exportsCache = undefined;
 }
 
-/** For tests: make the next call fail the way a trapping component does. */
 let injectTrap = false;
+/** @internal For tests: make the next call fail the way a trapping component does. */
 export function _injectTrapForTests(): void {
   injectTrap = true;
 }
@@ -64,7 +64,7 @@ function witError(e: unknown): { tag: string; val: string } | undefined {
   return undefined;
 }
 
-/** Call into the component; library errors become `McpErrorsError`, a trap drops the instance. */
+/** @internal Call into the component; library errors become `McpErrorsError`, a trap drops the instance. */
 export function call<T>(f: (api: ApiExports) => T): T {
   const api = exportsCache ?? load();
   try {

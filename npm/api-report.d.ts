@@ -1,0 +1,258 @@
+// ---- dist/cli.d.ts
+#!/usr/bin/env node
+export {};
+
+// ---- dist/convert.d.ts
+import type { Hints } from './types.js';
+/**
+ * A deliberate error of a tool: its message is safe to show the model and is
+ * never masked. Carry your own code, type, details and recovery suggestions.
+ *
+ * ```ts
+ * throw new ToolError('No city named Atlantis', { appCode: 'CITY_NOT_FOUND', suggestions: ['Check the spelling'] });
+ * ```
+ */
+export declare class ToolError extends Error {
+    readonly appCode?: string;
+    readonly appType?: string;
+    readonly details?: Record<string, unknown> | string;
+    readonly suggestions?: string[];
+    readonly retryable?: boolean;
+    /** A canonical code (e.g. `NOT_FOUND`), when the author knows it. */
+    readonly code?: string;
+    constructor(message: string, options?: Omit<Hints, 'tool' | 'expected'> & {
+        code?: string;
+        cause?: unknown;
+    });
+}
+/** Convert any thrown value into the raw-error input, with the author's hints on top. */
+export declare function toRawError(err: unknown, hints?: Hints): Record<string, unknown> | unknown;
+
+// ---- dist/engine.d.ts
+/** The kind of an error of mcp-errors itself. */
+export type McpErrorsErrorKind = 'invalid_json' | 'invalid_input' | 'invalid_option' | 'trap';
+/** An error of mcp-errors itself (not the error being classified). Typed, never a bare string. */
+export declare class McpErrorsError extends Error {
+    readonly kind: McpErrorsErrorKind;
+    constructor(kind: McpErrorsErrorKind, message: string, options?: {
+        cause?: unknown;
+    });
+}
+
+// ---- dist/index.d.ts
+/**
+ * mcp-errors: turn any failure inside an MCP tool into one canonical error and
+ * render it as the exact result shape an MCP client expects.
+ *
+ * ```ts
+ * server.registerTool('weather', { inputSchema: { city: z.string() } },
+ *   withErrors(async ({ city }) => ({ content: [{ type: 'text', text: await forecast(city) }] }),
+ *              { toolName: 'weather' }));
+ * ```
+ */
+import { McpErrorsError } from './engine.js';
+import { toRawError, ToolError } from './convert.js';
+import type { CallToolResult, ClassifyOptions, CodeInfo, Hints, NormalizedError, Profile, RenderOptions } from './types.js';
+export { McpErrorsError, ToolError, toRawError };
+export type { McpErrorsErrorKind } from './engine.js';
+export type * from './types.js';
+/** The names of the limits, in the core's order. */
+export declare const LIMIT_NAMES: readonly ["maxMessageChars", "maxStringChars", "maxDepth", "maxMembers", "maxRenderedBytes"];
+/** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
+export declare function classifyJson(raw: string, options?: ClassifyOptions): string;
+/** Classify raw-error JSON text and render it; returns the rendered JSON text. */
+export declare function renderJson(raw: string, options?: RenderOptions): string;
+/** Classify any thrown value (with optional hints) into the canonical normalized error. */
+export declare function classify(err: unknown, hints?: Hints, options?: ClassifyOptions): NormalizedError;
+/** Render a normalized error as the chosen profile, format, revision and target. */
+export declare function render(error: NormalizedError, options?: RenderOptions): unknown;
+/** The minimal valid error result used when the error itself could not be normalized. */
+export declare function fallbackResult(reason: unknown, options?: RenderOptions): CallToolResult;
+/**
+ * Any thrown value → a ready `CallToolResult`. Never throws: if the error cannot be
+ * normalized (or the component traps), a minimal valid error result says so.
+ * Unexpected errors are masked by default (`mask: true`); `ToolError`s never are.
+ */
+export declare function toolResult(err: unknown, options?: RenderOptions & {
+    hints?: Hints;
+}): CallToolResult;
+export interface WithErrorsOptions extends RenderOptions {
+    hints?: Hints;
+    /** Where the log record of each failure goes. Default: one JSON line on stderr. `false`: nowhere. */
+    log?: ((record: Record<string, unknown>) => void) | false;
+    /** Error ids for correlation. Default: 8 random hex characters. */
+    newErrorId?: () => string;
+}
+/**
+ * Wrap a tool handler (e.g. for `McpServer.registerTool`) so anything it throws becomes a
+ * normalized error result, with a log record (never masked) sharing the result's error id.
+ */
+export declare function withErrors<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>, options?: WithErrorsOptions): (...args: A) => Promise<R | CallToolResult>;
+/** The taxonomy: one row per canonical code. */
+export declare function taxonomy(): CodeInfo[];
+/** The JSON Schema of a profile's error object (as seed 001 exports its zod schema). */
+export declare function schema(profile: Profile): Record<string, unknown>;
+
+// ---- dist/types.d.ts
+/** A canonical error code (see the taxonomy in the README). */
+export type ErrorCode = 'CANCELLED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'PAYLOAD_TOO_LARGE' | 'NOT_FOUND' | 'GONE' | 'ALREADY_EXISTS' | 'CONFLICT' | 'FAILED_PRECONDITION' | 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'RATE_LIMITED' | 'QUOTA_EXHAUSTED' | 'UNIMPLEMENTED' | 'UNAVAILABLE' | 'NETWORK_ERROR' | 'UPSTREAM_ERROR' | 'INTERNAL' | 'UNKNOWN';
+/** What kind of action can fix an error. */
+export type Category = 'cancelled' | 'client' | 'auth' | 'limit' | 'transient' | 'server' | 'unknown';
+/** The canonical, normalized error: the same JSON in every language. */
+export interface NormalizedError {
+    code: ErrorCode;
+    category: Category;
+    retryable: boolean;
+    retry_after_ms?: number;
+    http_status?: number;
+    message: string;
+    tool?: string;
+    app_code?: string;
+    app_type?: string;
+    /** True for a deliberate error whose message is safe to show. */
+    expected?: boolean;
+    details?: Record<string, unknown>;
+    suggestions?: string[];
+    /** The signals that decided the classification, e.g. `["http 429", "retry-after 30s"]`. */
+    evidence: string[];
+    /** The upstream response `{status, body}`, when there was one. */
+    original?: unknown;
+}
+/** Which wire contract to produce. */
+export type Profile = 'canonical' | 'tool-error-v1' | 'mcp-tool-error' | 'text' | 'error-object' | 'rpc-envelope';
+/** Which content blocks a tool result carries. */
+export type Format = 'markdown' | 'json' | 'both';
+/** The MCP revision whose schema the output satisfies. */
+export type SpecRevision = '2025-06-18' | '2025-11-25' | '2026-07-28';
+/** What to render. */
+export type Target = 'tool-result' | 'soft-result' | 'protocol-error' | 'needs-input' | 'log-record';
+export interface RenderOptions {
+    /** Default `canonical`. */
+    profile?: Profile;
+    /** Default `markdown`. */
+    format?: Format;
+    /** Default `2025-11-25`. */
+    spec?: SpecRevision;
+    /** Default `tool-result`. */
+    target?: Target;
+    /** The tool's name; falls back to the error's own `tool`. */
+    toolName?: string;
+    /** The time of the error. Default: now. `null` leaves it out. */
+    now?: Date | string | null;
+    /** An id to correlate the result with the server log. */
+    errorId?: string;
+    /** The tool's declared `outputSchema`: no `structuredContent` that breaks it is emitted. */
+    outputSchema?: Record<string, unknown> | string;
+    /** Fields added at the top level of the profile object (e.g. `{ metrics_available: false }`),
+     * as an object or as JSON text (text keeps integers past 2^53 exact). */
+    extraFields?: Record<string, unknown> | string;
+    /** Mask unexpected errors (show the code's documentation line, no details). */
+    mask?: boolean;
+    /** Bounds on the message, details, original and the whole output (absent = the defaults). */
+    limits?: Limits;
+    /** Your own recognizer rules (or their JSON text): they beat every built-in signal. */
+    rules?: Rule[] | string;
+}
+/** One condition of a rule; every key given must hold. */
+export interface RuleCondition {
+    /** An HTTP status, a class such as `"5xx"`, or a list of them. */
+    status?: number | string | (number | string)[];
+    /** The error class: the whole name or its last segment. */
+    name?: string | string[];
+    /** The error's `code` equals one of these. */
+    code?: string | number | (string | number)[];
+    /** The message contains this phrase (any case, at a word start). */
+    message?: string;
+    /** A location: `body.fault.kind`, `body.errors[].code`, `headers.x-reason`, `cause.name`. */
+    path?: string;
+    equals?: string | number | boolean | (string | number | boolean)[];
+    in?: (string | number | boolean)[];
+    contains?: string;
+    prefix?: string;
+    exists?: boolean;
+}
+/** Where a retry delay is stated, and in which unit. */
+export interface RuleDelay {
+    path: string;
+    /** Default `s`. */
+    unit?: 's' | 'ms';
+}
+/** The verdict of a rule or of one row of a table. */
+export interface RuleVerdict {
+    code: string;
+    retryable?: boolean;
+    retry_after?: RuleDelay;
+}
+/**
+ * A recognizer rule, in the JSON form the library's own tables use (`rules/*.json`): a
+ * matcher (`when`) and a verdict, or a table (`at` + `rows`) of verdicts by value.
+ */
+export interface Rule extends Partial<RuleVerdict> {
+    /** Named in the evidence as `rule ID`. */
+    id: string;
+    when?: RuleCondition | RuleCondition[];
+    at?: string | string[];
+    take?: 'exact' | 'name' | 'phrase' | 'first_word' | 'prefix2';
+    rows?: Record<string, RuleVerdict>;
+}
+/** Options of `classify` / `classifyJson`. */
+export interface ClassifyOptions {
+    /** The current time, for HTTP-date `Retry-After` and epoch reset headers. */
+    now?: Date | string | null;
+    limits?: Limits;
+    /** Your own recognizer rules (or their JSON text). */
+    rules?: Rule[] | string;
+}
+/**
+ * Bounds on what is kept and rendered. Absent fields keep their defaults; a value out of its
+ * range is an `invalid_option` error from the core, never silently changed.
+ */
+export interface Limits {
+    /** The longest message, in characters. Default 2000; 16 to 100000. */
+    maxMessageChars?: number;
+    /** The longest string in details and the upstream original (the body excerpt). Default 4000; 16 to 1000000. */
+    maxStringChars?: number;
+    /** The deepest nesting kept in details and the upstream original. Default 8; 1 to 32. */
+    maxDepth?: number;
+    /** The most members kept per object or array. Default 100; 1 to 10000. */
+    maxMembers?: number;
+    /** The largest rendered output in bytes; past it, details and the original are dropped. Default 65536; 1024 to 16777216. */
+    maxRenderedBytes?: number;
+}
+/** Hints from the tool author, merged into the raw error. */
+export interface Hints {
+    tool?: string;
+    appCode?: string;
+    appType?: string;
+    details?: Record<string, unknown> | string;
+    suggestions?: string[];
+    /** A deliberate error whose message is safe to show. */
+    expected?: boolean;
+    retryable?: boolean;
+    retryAfterMs?: number;
+}
+/** A text content block. */
+export interface TextContent {
+    type: 'text';
+    text: string;
+    mimeType?: string;
+    [key: string]: unknown;
+}
+/** An MCP `CallToolResult`, as rendered (assignable to the SDK's type). */
+export interface CallToolResult {
+    [key: string]: unknown;
+    resultType?: string;
+    content: TextContent[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+}
+/** One row of the taxonomy. */
+export interface CodeInfo {
+    code: ErrorCode;
+    category: Category;
+    httpStatus: number;
+    grpcCode: number;
+    jsonrpcCode: number;
+    retryable: boolean;
+    doc: string;
+}
