@@ -7,7 +7,10 @@
 //! sources stay in the JSON. A user's rules (the `rules` option) become the
 //! same tables at run time. Adding a provider is adding rows and vectors.
 
-pub mod form;
+// Shared with build.rs, which uses the parts the matcher does not (reading
+// whole files, the filter's seeds, a location's first member).
+#[allow(dead_code)]
+pub(crate) mod form;
 
 use std::borrow::Cow;
 
@@ -15,7 +18,7 @@ use crate::input::{Map, Value};
 use crate::taxonomy::Code;
 use crate::text::TrimFast;
 
-pub use form::Take;
+pub(crate) use form::Take;
 pub(crate) use form::{Cond, Delay, Loc, Row, Seg, Table, Test, View, S};
 
 /// A row's canonical code (the parser gives its index in the taxonomy).
