@@ -2,7 +2,7 @@
 //!
 //! The rules the library ships live in `rules/*.json` at the repository root,
 //! one file per family, each rule with its documented source. `build.rs`
-//! reads them with [`form`] (the parser user rules go through too) and
+//! reads them with `form` (the parser user rules go through too) and
 //! compiles them into the static tables below, sorted for lookup; the
 //! sources stay in the JSON. A user's rules (the `rules` option) become the
 //! same tables at run time. Adding a provider is adding rows and vectors.
