@@ -228,8 +228,7 @@ fn main() {
             } else {
                 for m in &members {
                     for i in 0..t.rows.len() {
-                        let start = i.checked_sub(1).map_or(0, |p| t.rows[p].end as usize);
-                        set(m, t.take, &t.keys.as_bytes()[start..t.rows[i].end as usize]);
+                        set(m, t.take, t.view().key(i));
                     }
                 }
                 if members.len() == t.at.len() {
@@ -339,8 +338,7 @@ fn main() {
         for &ti in ts {
             let t = &parsed[ti];
             for i in 0..t.rows.len() {
-                let start = i.checked_sub(1).map_or(0, |p| t.rows[p].end as usize);
-                let k = &t.keys.as_bytes()[start..t.rows[i].end as usize];
+                let k = t.view().key(i);
                 starts[usize::from(form::start_class(k[0]))] |= 1 << (k[1] & 31);
                 entries.push((k, ti, i));
             }

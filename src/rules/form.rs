@@ -166,6 +166,29 @@ impl Table {
     }
 }
 
+impl<'t> View<'t> {
+    /// Where row `i`'s key is in the table's keys: from the previous row's
+    /// end to its own.
+    fn span(&self, i: usize) -> std::ops::Range<usize> {
+        let start = match i.checked_sub(1) {
+            Some(p) => self.rows[p].end as usize,
+            None => 0,
+        };
+        start..self.rows[i].end as usize
+    }
+
+    /// Row `i`'s key, as bytes (what lookups compare: no character
+    /// boundaries to check).
+    pub fn key(&self, i: usize) -> &'t [u8] {
+        self.keys.as_bytes().get(self.span(i)).unwrap_or(b"")
+    }
+
+    /// Row `i`'s key, as text (for evidence).
+    pub fn key_str(&self, i: usize) -> &'t str {
+        self.keys.get(self.span(i)).unwrap_or("")
+    }
+}
+
 /// How a located value is compared with the rows' keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Take {

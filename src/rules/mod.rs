@@ -202,6 +202,26 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// The first of `n` sorted items that is not `below` (a binary search).
+fn lower_bound(n: usize, below: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if below(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Whether a phrase may start at `i` in `t`: a letter or digit after no
+/// word byte.
+fn word_start(t: &[u8], i: usize) -> bool {
+    t[i].is_ascii_alphanumeric() && (i == 0 || !is_word(t[i - 1]))
+}
+
 /// Where `phrase` (lowercase) starts in `text`, any case, at a word start.
 fn phrase_at(text: &str, phrase: &str) -> Option<usize> {
     let t = text.as_bytes();
@@ -221,28 +241,9 @@ fn phrase_at(text: &str, phrase: &str) -> Option<usize> {
 }
 
 impl<'t> View<'t> {
-    /// Row `i`'s key.
-    fn key(&self, i: usize) -> &'t [u8] {
-        let end = self.rows[i].end as usize;
-        let start = match i.checked_sub(1) {
-            Some(p) => self.rows[p].end as usize,
-            None => 0,
-        };
-        self.keys.as_bytes().get(start..end).unwrap_or(b"")
-    }
-
     /// The first row whose key is not `below` (the rows are sorted).
     fn lower_bound(&self, below: impl Fn(&[u8]) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.rows.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if below(self.key(mid)) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        lower_bound(self.rows.len(), |i| below(self.key(i)))
     }
 
     fn row(&self, key: &str) -> Option<usize> {
@@ -257,12 +258,8 @@ impl<'t> View<'t> {
     /// bytes are a range of the sorted rows.
     fn phrase_row(&self, text: &str) -> Option<usize> {
         let t = text.as_bytes();
-        for i in 0..t.len().saturating_sub(1) {
-            let (a, b) = (t[i], t[i + 1]);
-            if !a.is_ascii_alphanumeric() || (i > 0 && is_word(t[i - 1])) {
-                continue;
-            }
-            let p = [a.to_ascii_lowercase(), b.to_ascii_lowercase()];
+        for i in (0..t.len().saturating_sub(1)).filter(|&i| word_start(t, i)) {
+            let p = [t[i].to_ascii_lowercase(), t[i + 1].to_ascii_lowercase()];
             let lo = self.lower_bound(|k| k.get(..2).unwrap_or(b"") < &p[..]);
             for r in lo..self.rows.len() {
                 let k = self.key(r);
@@ -302,38 +299,34 @@ impl<'t> View<'t> {
         None
     }
 
-    /// This table's verdict on a node, if a row matches and `when` holds.
     /// The table's verdict with row `i` found, if `when` holds.
     fn hit_row(self, cx: &Ctx<'_, '_>, i: usize) -> Option<Hit<'t>> {
-        if !self.when.iter().all(|c| cx.holds(c)) {
-            return None;
-        }
-        let start = i.checked_sub(1).map_or(0, |p| self.rows[p].end as usize);
-        Some(Hit {
-            table: self,
-            row: self.rows.get(i)?,
-            key: self.keys.get(start..self.rows[i].end as usize),
-        })
+        self.when.iter().all(|c| cx.holds(c)).then(|| self.hit(i))
     }
 
+    /// The verdict of row `i`, naming its key.
+    fn hit(self, i: usize) -> Hit<'t> {
+        Hit {
+            table: self,
+            row: &self.rows[i],
+            key: Some(self.key_str(i)),
+        }
+    }
+
+    /// This table's verdict on a node, if a row matches and `when` holds.
     pub(crate) fn matches(self, cx: &Ctx<'_, '_>) -> Option<Hit<'t>> {
         // The conditions first: most cost less than finding the key.
         if !self.when.iter().all(|c| cx.holds(c)) {
             return None;
         }
-        let (row, key) = if self.at.is_empty() {
-            (self.rows.first()?, None)
-        } else {
-            let i = self.keyed(cx)?;
-            let start = i.checked_sub(1).map_or(0, |p| self.rows[p].end as usize);
-            let key = self.keys.get(start..self.rows[i].end as usize);
-            (&self.rows[i], key)
-        };
-        Some(Hit {
-            table: self,
-            row,
-            key,
-        })
+        if self.at.is_empty() {
+            return Some(Hit {
+                table: self,
+                row: self.rows.first()?,
+                key: None,
+            });
+        }
+        self.keyed(cx).map(|i| self.hit(i))
     }
 }
 
@@ -431,11 +424,9 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
         return hits;
     };
     let rows = index.rows;
-    let key = |i: usize| {
-        let (table, row) = rows[i];
-        BUILTIN[usize::from(table)].key(usize::from(row))
-    };
+    let key = |(table, row): (u16, u16)| BUILTIN[usize::from(table)].key(usize::from(row));
     let t = text.as_bytes();
+    // `word_start`, with the previous byte's class carried along.
     let mut after_word = false;
     for i in 0..t.len().saturating_sub(1) {
         let a = t[i];
@@ -451,17 +442,9 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
         // Keys are two bytes or more: their first two, as a number.
         let pair = |k: &[u8]| u16::from_be_bytes([k[0], k[1]]);
         let p = u16::from_be_bytes([a.to_ascii_lowercase(), b]);
-        let (mut lo, mut hi) = (0, rows.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if pair(key(mid)) < p {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        let lo = lower_bound(rows.len(), |i| pair(key(rows[i])) < p);
         for &(table, row) in &rows[lo..] {
-            let k = BUILTIN[usize::from(table)].key(usize::from(row));
+            let k = key((table, row));
             if pair(k) != p {
                 break;
             }
