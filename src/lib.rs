@@ -17,6 +17,7 @@
 //! ```
 
 mod classify;
+pub mod cli;
 mod error;
 mod float;
 mod gather;

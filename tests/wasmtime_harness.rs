@@ -527,3 +527,86 @@ fn memory_stays_flat_over_many_calls_in_one_instance() {
         30 * inputs.len()
     );
 }
+
+#[test]
+fn the_cli_through_the_component_is_the_core_s() {
+    use exports::mcp_errors::core::cli::Plan;
+    use mcp_errors::cli::{self as native, Start};
+    let (mut store, bindings) = instance();
+    let cli = bindings.mcp_errors_core_cli();
+    let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // What ends at once: help, usage errors, taxonomy, schema.
+    for args in [
+        argv(&["--help"]),
+        argv(&[]),
+        argv(&["taxonomy"]),
+        argv(&["schema", "rpc-envelope"]),
+        argv(&["render", "--profile", "nope"]),
+        argv(&["classify", "--now", "2025-02-31T00:00:00Z"]),
+        argv(&["frøbnicate\u{1}"]),
+    ] {
+        let Plan::Finish(got) = cli.call_start(&mut store, &args).expect("no trap") else {
+            panic!("{args:?}: expected finish");
+        };
+        let Start::Finish(want) = native::start(&args) else {
+            panic!("{args:?}: expected finish natively");
+        };
+        assert_eq!(
+            (got.stdout, got.stderr, got.status),
+            (want.stdout, want.stderr, want.status),
+            "{args:?}"
+        );
+    }
+    // Every classify vector as one line each, with hostile lines between.
+    let args = argv(&["render", "--profile", "text", "--tool", "t"]);
+    let Plan::Lines(command) = cli.call_start(&mut store, &args).expect("no trap") else {
+        panic!("expected lines");
+    };
+    let Start::Lines(want_command) = native::start(&args) else {
+        panic!("expected lines natively");
+    };
+    assert_eq!(command, want_command.text());
+    let mut lines: Vec<String> = cases("classify.json").iter().map(raw).collect();
+    lines.extend(
+        [
+            "\u{feff}",
+            "",
+            " \t\r",
+            "\u{1c}",
+            "{\"status\":429}\r",
+            "{x",
+        ]
+        .map(String::from),
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let n = i as u64 + 1;
+        let got = cli
+            .call_line(&mut store, &command, line, n)
+            .expect("no trap")
+            .map(|l| (l.text, l.failed));
+        let want = want_command.line(line, n).map(|l| (l.text, l.failed));
+        assert_eq!(got, want, "line {n}: {line:?}");
+    }
+    // A command text that `start` did not give is an error line, not a trap.
+    let got = cli
+        .call_line(&mut store, "[\"schema\"]", "{}", 9)
+        .expect("no trap")
+        .expect("a line");
+    assert!(
+        got.failed && got.text.contains("\"line\":9"),
+        "{}",
+        got.text
+    );
+    // Bytes that are not UTF-8, whole or from a skipped valid prefix.
+    for (skipped, bytes) in [
+        (0u64, &b"{\xff}"[..]),
+        (5, b"\xe2\x82"),
+        (2, b"\xed\xa0\x80"),
+    ] {
+        let got = cli
+            .call_bad_line(&mut store, skipped, bytes, 3)
+            .expect("no trap");
+        let want = native::bad_line(skipped, bytes, 3);
+        assert_eq!((got.text, got.failed), (want.text, want.failed));
+    }
+}

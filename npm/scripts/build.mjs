@@ -105,6 +105,12 @@ execFileSync(bin('esbuild'), [
   '--minify-whitespace', '--minify-syntax', '--legal-comments=none', '--log-level=warning',
   `--outfile=${join(dist, 'index.js')}`, '--allow-overwrite',
 ], { stdio: 'inherit' });
+// The CLI is its own bundle: a process of its own, with its own instance.
+execFileSync(bin('esbuild'), [
+  join(dist, 'cli.js'), '--bundle', '--format=esm', '--platform=node', '--target=node20',
+  '--minify-whitespace', '--minify-syntax', '--legal-comments=none', '--log-level=warning',
+  `--outfile=${join(dist, 'cli.js')}`, '--allow-overwrite',
+], { stdio: 'inherit' });
 for (const inlined of ['engine.js', 'convert.js', 'types.js', join('generated', 'mcp-errors.js')]) {
   rmSync(join(dist, inlined));
 }

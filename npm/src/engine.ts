@@ -3,8 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { instantiate } from './generated/mcp-errors.js';
 import type * as Api from './generated/interfaces/mcp-errors-core-api.js';
+import type * as Cli from './generated/interfaces/mcp-errors-core-cli.js';
 
 type ApiExports = typeof Api;
+type CliExports = typeof Cli;
+/** The component's exported interfaces. */
+interface Exports { api: ApiExports; cli: CliExports }
 
 /** The kind of an error of mcp-errors itself. */
 export type McpErrorsErrorKind = 'invalid_json' | 'invalid_input' | 'invalid_option' | 'trap';
@@ -20,18 +24,18 @@ export class McpErrorsError extends Error {
 }
 
 let coreModule: WebAssembly.Module | undefined;
-let exportsCache: ApiExports | undefined;
+let exportsCache: Exports | undefined;
 let instantiations = 0;
 
-function load(): ApiExports {
+function load(): Exports {
   coreModule ??= new WebAssembly.Module(
     readFileSync(new URL('./generated/mcp-errors.core.wasm', import.meta.url)),
   );
   const module = coreModule;
-  const root = instantiate(() => module, {}) as unknown as { api: ApiExports };
+  const root = instantiate(() => module, {}) as unknown as Exports;
   instantiations += 1;
-  exportsCache = root.api;
-  return root.api;
+  exportsCache = root;
+  return root;
 }
 
 /** @internal How many times the component was instantiated (1 unless a trap forced a fresh one). */
@@ -64,8 +68,17 @@ function witError(e: unknown): { tag: string; val: string } | undefined {
   return undefined;
 }
 
-/** @internal Call into the component; library errors become `McpErrorsError`, a trap drops the instance. */
+/** @internal Call into the component's `api`; library errors become `McpErrorsError`, a trap drops the instance. */
 export function call<T>(f: (api: ApiExports) => T): T {
+  return callExports((e) => f(e.api));
+}
+
+/** @internal `call` for the component's `cli` interface (the CLI's logic). */
+export function callCli<T>(f: (cli: CliExports) => T): T {
+  return callExports((e) => f(e.cli));
+}
+
+function callExports<T>(f: (e: Exports) => T): T {
   const api = exportsCache ?? load();
   try {
     if (injectTrap) {

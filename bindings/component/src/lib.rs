@@ -14,6 +14,7 @@ wit_bindgen::generate!({
 });
 
 use exports::mcp_errors::core::api::Guest;
+use exports::mcp_errors::core::cli;
 use exports::mcp_errors::core::types as wit;
 
 struct Component;
@@ -79,6 +80,62 @@ impl Guest for Component {
     fn schema(p: wit::Profile) -> String {
         mcp_errors::schema(profile(p))
     }
+}
+
+impl exports::mcp_errors::core::cli::Guest for Component {
+    fn start(args: Vec<String>) -> cli::Plan {
+        match mcp_errors::cli::start(&args) {
+            mcp_errors::cli::Start::Finish(f) => cli::Plan::Finish(cli::Finish {
+                stdout: f.stdout,
+                stderr: f.stderr,
+                status: f.status,
+            }),
+            mcp_errors::cli::Start::Lines(c) => {
+                let text = c.text().to_string();
+                COMMAND.with(|cached| *cached.borrow_mut() = Some(c));
+                cli::Plan::Lines(text)
+            }
+        }
+    }
+
+    fn line(command: String, line: String, number: u64) -> Option<cli::OutputLine> {
+        test_trap(&line);
+        // The last command is kept, so its flags (rules, limits) are not read
+        // again for every line.
+        COMMAND.with(|cached| {
+            let mut cached = cached.borrow_mut();
+            if cached.as_ref().map(|c| c.text()) != Some(command.as_str()) {
+                match mcp_errors::cli::Command::from_text(&command) {
+                    Ok(c) => *cached = Some(c),
+                    Err(e) => {
+                        let bad = mcp_errors::cli::error_line(&e, number);
+                        return Some(cli::OutputLine {
+                            text: bad.text,
+                            failed: bad.failed,
+                        });
+                    }
+                }
+            }
+            let c = cached.as_ref()?;
+            c.line(&line, number).map(|l| cli::OutputLine {
+                text: l.text,
+                failed: l.failed,
+            })
+        })
+    }
+
+    fn bad_line(skipped: u64, bytes: Vec<u8>, number: u64) -> cli::OutputLine {
+        let l = mcp_errors::cli::bad_line(skipped, &bytes, number);
+        cli::OutputLine {
+            text: l.text,
+            failed: l.failed,
+        }
+    }
+}
+
+thread_local! {
+    static COMMAND: std::cell::RefCell<Option<mcp_errors::cli::Command>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// With the `test-trap` feature (test builds only), this exact input traps.

@@ -149,3 +149,37 @@ def test_several_bad_flags_name_the_first_in_every_cli():
         assert first["python"] == first["rust"] == first["npm"], (args, first)
         assert first["rust"].startswith(first_line), (args, first["rust"])
 
+
+
+def test_hostile_lines_are_the_same_bytes_and_status_in_every_cli():
+    """The CLIs only do I/O: the core decides what every line becomes, so even hostile
+    input gives the same bytes and exit status in all three."""
+    big = '{"message":"' + "x" * (20 * 1024 * 1024) + '"}'  # past the 16 MiB input limit
+    under = '{"status":503,"message":"' + "y" * (12 * 1024 * 1024) + '"}'
+    data = b"\n".join([
+        b"\xef\xbb\xbf",  # a byte-order mark alone
+        b"",
+        b" \t",
+        b"\x1c",
+        b'{"status":429}\r',  # CRLF
+        b"\r",
+        big.encode(),
+        under.encode(),
+        big.encode()[:-3] + b"\xff\"}",  # 20 MB, invalid UTF-8 near its end
+        b"\xf0\x90\x80",  # a sequence cut short at the end of the line
+        b'{"status":404}',  # no newline at the end of the input
+    ])
+    for args in (["classify"], ["render", "--profile", "text", "--limits", '{"max_message_chars":64}']):
+        out = run_all(args, data)
+        assert out["rust"].returncode == 1, args
+        assert {k: v.returncode for k, v in out.items()} == {"python": 1, "rust": 1, "npm": 1}, args
+        assert out["python"].stdout == out["rust"].stdout, args
+        assert out["npm"].stdout == out["rust"].stdout, args
+        lines = out["rust"].stdout.splitlines()
+        # Blank lines (2, 3, 6) yield nothing; every other line yields one line.
+        assert len(lines) == 8, (args, [l[:100] for l in lines])
+        errors = {json.loads(l)["error"]["line"]: json.loads(l)["error"] for l in lines if l.startswith(b'{"error"')}
+        assert set(errors) == {1, 4, 7, 9, 10}, (args, errors)
+        assert errors[7]["message"] == f"input is {len(big)} bytes; the limit is 16777216"
+        assert errors[9]["message"] == f"line is not UTF-8: invalid utf-8 sequence of 1 bytes from index {len(big) - 3}"
+        assert errors[10]["message"] == "line is not UTF-8: incomplete utf-8 byte sequence from index 0"

@@ -21,6 +21,7 @@ from wasmtime import component as wc
 from wasmtime.component._enter import enter_wasm
 
 _API = "mcp-errors:core/api@0.1.0"
+_CLI = _API.replace("/api@", "/cli@")
 _WASM = Path(__file__).with_name("mcp_errors.wasm")
 
 
@@ -200,13 +201,18 @@ class _Instance:
         assert compiled.component is not None
         instance = compiled.linker.instantiate(self.store, compiled.component)
         api = instance.get_export_index(self.store, _API)
+        cli = instance.get_export_index(self.store, _CLI)
         self.fns: dict[str, _Fn] = {}
-        for name in ("classify-json", "classify-render-json", "render-json", "taxonomy", "schema"):
-            index = instance.get_export_index(self.store, name, api)
-            func = instance.get_func(self.store, index) if index is not None else None
-            if func is None:
-                raise McpErrorsError("trap", f"the component has no `{name}` export")
-            self.fns[name] = _Fn(self.store, func)
+        for iface, names in (
+            (api, ("classify-json", "classify-render-json", "render-json", "taxonomy", "schema")),
+            (cli, ("start", "line", "bad-line")),
+        ):
+            for name in names:
+                index = instance.get_export_index(self.store, name, iface) if iface is not None else None
+                func = instance.get_func(self.store, index) if index is not None else None
+                if func is None:
+                    raise McpErrorsError("trap", f"the component has no `{name}` export")
+                self.fns[name] = _Fn(self.store, func)
 
 
 class Engine:
@@ -233,16 +239,21 @@ class Engine:
         return inst
 
     def call(self, name: str, *args: Any) -> Any:
+        """Call an `api` function: its `error` variant is raised as `McpErrorsError`."""
+        result = self.call_cli(name, *args)
+        if isinstance(result, wc.Variant):
+            raise McpErrorsError(result.tag.replace("-", "_"), str(result.payload))
+        return result
+
+    def call_cli(self, name: str, *args: Any) -> Any:
+        """Call any function; its result as wasmtime-py lifts it."""
         inst = self._instance()
         try:
-            result = inst.fns[name](inst.store, *args)
+            return inst.fns[name](inst.store, *args)
         except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
             # A trap leaves the instance in an unknown state: never use it again.
             self._local.instance = None
             raise McpErrorsError("trap", f"the mcp-errors component trapped: {e!s}") from e
-        if isinstance(result, wc.Variant):
-            raise McpErrorsError(result.tag.replace("-", "_"), str(result.payload))
-        return result
 
 
 ENGINE = Engine()
