@@ -2,6 +2,76 @@
 #!/usr/bin/env node
 export {};
 
+// ---- dist/contract.d.ts
+/** Every canonical error code, in taxonomy order. */
+export declare const ERROR_CODES: readonly ["CANCELLED", "TIMEOUT", "INVALID_ARGUMENT", "PAYLOAD_TOO_LARGE", "NOT_FOUND", "GONE", "ALREADY_EXISTS", "CONFLICT", "FAILED_PRECONDITION", "UNAUTHENTICATED", "PERMISSION_DENIED", "RATE_LIMITED", "QUOTA_EXHAUSTED", "UNIMPLEMENTED", "UNAVAILABLE", "NETWORK_ERROR", "UPSTREAM_ERROR", "INTERNAL", "UNKNOWN"];
+/** A canonical error code (see the taxonomy in the README). */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+/** Every category, in declaration order. */
+export declare const CATEGORIES: readonly ["cancelled", "client", "auth", "limit", "transient", "server", "unknown"];
+/** What kind of action can fix an error. */
+export type Category = (typeof CATEGORIES)[number];
+/** Every Profile name, in declaration order. */
+export declare const PROFILES: readonly ["canonical", "tool-error-v1", "mcp-tool-error", "text", "error-object", "rpc-envelope"];
+/** Which wire contract to produce. */
+export type Profile = (typeof PROFILES)[number];
+/** Every Format name, in declaration order. */
+export declare const FORMATS: readonly ["markdown", "json", "both"];
+/** Which content blocks a tool result carries. */
+export type Format = (typeof FORMATS)[number];
+/** Every SpecRevision name, in declaration order. */
+export declare const SPEC_REVISIONS: readonly ["2025-06-18", "2025-11-25", "2026-07-28"];
+/** The MCP revision whose schema the output satisfies. */
+export type SpecRevision = (typeof SPEC_REVISIONS)[number];
+/** Every Target name, in declaration order. */
+export declare const TARGETS: readonly ["tool-result", "soft-result", "protocol-error", "needs-input", "log-record"];
+/** What to render. */
+export type Target = (typeof TARGETS)[number];
+/** Each limit: its option name, its snake_case name in JSON options, its default and range. */
+export declare const LIMITS: readonly [{
+    readonly name: "maxMessageChars";
+    readonly json: "max_message_chars";
+    readonly default: 2000;
+    readonly min: 16;
+    readonly max: 100000;
+}, {
+    readonly name: "maxStringChars";
+    readonly json: "max_string_chars";
+    readonly default: 4000;
+    readonly min: 16;
+    readonly max: 1000000;
+}, {
+    readonly name: "maxDepth";
+    readonly json: "max_depth";
+    readonly default: 8;
+    readonly min: 1;
+    readonly max: 32;
+}, {
+    readonly name: "maxMembers";
+    readonly json: "max_members";
+    readonly default: 100;
+    readonly min: 1;
+    readonly max: 10000;
+}, {
+    readonly name: "maxRenderedBytes";
+    readonly json: "max_rendered_bytes";
+    readonly default: 65536;
+    readonly min: 1024;
+    readonly max: 16777216;
+}];
+/** The names of the limits, in the core's order. */
+export declare const LIMIT_NAMES: readonly ["maxMessageChars", "maxStringChars", "maxDepth", "maxMembers", "maxRenderedBytes"];
+/** Each hint (its option name) and its raw-error field, in the order they are added. */
+export declare const HINT_FIELDS: readonly [readonly ["tool", "tool"], readonly ["appCode", "app_code"], readonly ["appType", "app_type"], readonly ["details", "details"], readonly ["suggestions", "suggestions"], readonly ["expected", "expected"], readonly ["retryable", "retryable"], readonly ["retryAfterMs", "retry_after_ms"]];
+/** How deep the converter follows a thrown value's properties and causes. */
+export declare const CONVERT_MAX_DEPTH = 16;
+/** The most members or items the converter copies from one object or array. */
+export declare const CONVERT_MAX_ITEMS = 100;
+/** The longest string the converter copies, in UTF-16 units. */
+export declare const CONVERT_MAX_STRING = 65536;
+/** Properties the converter never copies: stacks are not shown, request configurations carry credentials. */
+export declare const NEVER_COPIED: readonly ["stack", "traceback", "config", "request"];
+
 // ---- dist/convert.d.ts
 import type { Hints } from './types.js';
 /**
@@ -52,12 +122,12 @@ export declare class McpErrorsError extends Error {
  */
 import { McpErrorsError } from './engine.js';
 import { toRawError, ToolError } from './convert.js';
+import { LIMIT_NAMES } from './contract.js';
 import type { CallToolResult, ClassifyOptions, CodeInfo, Hints, NormalizedError, Profile, RenderOptions } from './types.js';
 export { McpErrorsError, ToolError, toRawError };
 export type { McpErrorsErrorKind } from './engine.js';
 export type * from './types.js';
-/** The names of the limits, in the core's order. */
-export declare const LIMIT_NAMES: readonly ["maxMessageChars", "maxStringChars", "maxDepth", "maxMembers", "maxRenderedBytes"];
+export { LIMIT_NAMES };
 /** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
 export declare function classifyJson(raw: string, options?: ClassifyOptions): string;
 /** Classify raw-error JSON text and render it; returns the rendered JSON text. */
@@ -94,10 +164,8 @@ export declare function taxonomy(): CodeInfo[];
 export declare function schema(profile: Profile): Record<string, unknown>;
 
 // ---- dist/types.d.ts
-/** A canonical error code (see the taxonomy in the README). */
-export type ErrorCode = 'CANCELLED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'PAYLOAD_TOO_LARGE' | 'NOT_FOUND' | 'GONE' | 'ALREADY_EXISTS' | 'CONFLICT' | 'FAILED_PRECONDITION' | 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'RATE_LIMITED' | 'QUOTA_EXHAUSTED' | 'UNIMPLEMENTED' | 'UNAVAILABLE' | 'NETWORK_ERROR' | 'UPSTREAM_ERROR' | 'INTERNAL' | 'UNKNOWN';
-/** What kind of action can fix an error. */
-export type Category = 'cancelled' | 'client' | 'auth' | 'limit' | 'transient' | 'server' | 'unknown';
+import type { Category, ErrorCode, Format, Profile, SpecRevision, Target } from './contract.js';
+export type { Category, ErrorCode, Format, Profile, SpecRevision, Target };
 /** The canonical, normalized error: the same JSON in every language. */
 export interface NormalizedError {
     code: ErrorCode;
@@ -118,14 +186,6 @@ export interface NormalizedError {
     /** The upstream response `{status, body}`, when there was one. */
     original?: unknown;
 }
-/** Which wire contract to produce. */
-export type Profile = 'canonical' | 'tool-error-v1' | 'mcp-tool-error' | 'text' | 'error-object' | 'rpc-envelope';
-/** Which content blocks a tool result carries. */
-export type Format = 'markdown' | 'json' | 'both';
-/** The MCP revision whose schema the output satisfies. */
-export type SpecRevision = '2025-06-18' | '2025-11-25' | '2026-07-28';
-/** What to render. */
-export type Target = 'tool-result' | 'soft-result' | 'protocol-error' | 'needs-input' | 'log-record';
 export interface RenderOptions {
     /** Default `canonical`. */
     profile?: Profile;

@@ -39,7 +39,7 @@ const STACK_FIELDS: &[&str] = &[
     "backtrace",
 ];
 
-const KNOWN_FIELDS: &[&str] = &[
+pub(crate) const KNOWN_FIELDS: &[&str] = &[
     "status",
     "statusCode",
     "status_code",

@@ -18,6 +18,7 @@
 
 mod classify;
 pub mod cli;
+pub mod contract;
 mod error;
 mod float;
 mod gather;

@@ -767,6 +767,10 @@ pub(crate) fn read_node(
         );
         set_body_message(g, issues_summary(issues, "path", "message").as_deref());
     }
+    // pydantic's own `ValidationError.errors()`: [{"type", "loc", "msg"}, …].
+    if let Some(Value::Array(items)) = node.field("errors") {
+        read_loc_msg(items, "pydantic errors", depth, &ev, g);
+    }
 
     // Message text: the node's, and what its upstream body said.
     if let Some(m) = str_of(node, "message") {
@@ -1435,18 +1439,7 @@ fn read_body(
     }
     // FastAPI / pydantic 422: {"detail": [{"loc": …, "msg": …, "type": …}]}
     if let Some(Value::Array(items)) = b.field("detail") {
-        if items
-            .iter()
-            .any(|i| i.field("loc").is_some() && i.field("msg").is_some())
-        {
-            g.push(
-                InvalidArgument,
-                VALIDATION,
-                depth,
-                ev(format_args!("validation errors")),
-            );
-            set_body_message(g, issues_summary(items, "loc", "msg").as_deref());
-        }
+        read_loc_msg(items, "validation errors", depth, ev, g);
     }
     // AWS JSON protocols.
     for key in ["__type", "Code", "code"] {
@@ -1521,6 +1514,29 @@ fn read_body(
         );
     }
     let _ = opts;
+}
+
+/// Validation errors as pydantic gives them (`loc`, `msg`): INVALID_ARGUMENT,
+/// and the one-line summary of the items as the message.
+fn read_loc_msg(
+    items: &[Value],
+    label: &str,
+    depth: usize,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
+    g: &mut Gathered,
+) {
+    if items
+        .iter()
+        .any(|i| i.field("loc").is_some() && i.field("msg").is_some())
+    {
+        g.push(
+            InvalidArgument,
+            VALIDATION,
+            depth,
+            ev(format_args!("{label}")),
+        );
+        set_body_message(g, issues_summary(items, "loc", "msg").as_deref());
+    }
 }
 
 /// "city: Required; body.date: Invalid date" from zod issues (`path`, `message`)

@@ -111,7 +111,7 @@ execFileSync(bin('esbuild'), [
   '--minify-whitespace', '--minify-syntax', '--legal-comments=none', '--log-level=warning',
   `--outfile=${join(dist, 'cli.js')}`, '--allow-overwrite',
 ], { stdio: 'inherit' });
-for (const inlined of ['engine.js', 'convert.js', 'types.js', join('generated', 'mcp-errors.js')]) {
+for (const inlined of ['engine.js', 'convert.js', 'types.js', 'contract.js', join('generated', 'mcp-errors.js')]) {
   rmSync(join(dist, inlined));
 }
 const bundle = readFileSync(join(dist, 'index.js'), 'utf8');

@@ -1,6 +1,11 @@
 // Native JavaScript errors → the raw-error input (JSON). Conversion only: every
 // decision about what an error means is made by the component.
 import type { Hints } from './types.js';
+import { McpErrorsError } from './engine.js';
+import {
+  CONVERT_MAX_DEPTH as MAX_DEPTH, CONVERT_MAX_ITEMS as MAX_ITEMS, CONVERT_MAX_STRING as MAX_STRING, HINT_FIELDS,
+  NEVER_COPIED,
+} from './contract.js';
 
 /**
  * A deliberate error of a tool: its message is safe to show the model and is
@@ -34,11 +39,8 @@ export class ToolError extends Error {
   }
 }
 
-const MAX_DEPTH = 16;
-const MAX_ITEMS = 100;
-const MAX_STRING = 64 * 1024;
-/** Properties never copied: stacks are not shown, request configs carry credentials. */
-const SKIP = new Set(['stack', 'config', 'request', 'toJSON', 'response', 'cause', 'errors']);
+/** Properties not copied as they are: never (`NEVER_COPIED`), or converted on their own. */
+const SKIP = new Set<string>([...NEVER_COPIED, 'toJSON', 'response', 'cause', 'errors']);
 
 function clip(s: string): string {
   return s.length > MAX_STRING ? `${s.slice(0, MAX_STRING)}…[truncated]` : s;
@@ -69,15 +71,16 @@ function plain(v: unknown, depth: number, seen: object[]): unknown {
       return undefined;
   }
   const o = v as object;
+  // An error inside a value: converted as an error (which keeps its own watch on cycles).
+  if (o instanceof Error) return raw(o, depth + 1, seen);
   if (depth > MAX_DEPTH || seen.includes(o)) return '[circular or too deep]';
   seen.push(o);
   try {
-    if (o instanceof Error) return raw(o, depth + 1, seen);
     if (o instanceof Date) return Number.isNaN(o.getTime()) ? String(o) : o.toISOString();
     if (o instanceof URL) return o.href;
     const pairs = headersToPairs(o);
     if (pairs) return pairs;
-    if (ArrayBuffer.isView(o) || o instanceof ArrayBuffer) return `[${o.byteLength} bytes]`;
+    if (ArrayBuffer.isView(o) || o instanceof ArrayBuffer) return bytesText(o);
     if (o instanceof Map) return plain(Object.fromEntries(o), depth + 1, seen);
     if (Array.isArray(o)) {
       return o.slice(0, MAX_ITEMS).map((x) => plain(x, depth + 1, seen) ?? null);
@@ -114,9 +117,30 @@ function responseRaw(r: Response): Record<string, unknown> {
   return { name: 'Response', status: r.status, message: r.statusText || `HTTP ${r.status}`, headers: [...r.headers.entries()] };
 }
 
+/** Bytes that are UTF-8 as their text (clipped); others as how many there were (every host alike). */
+function bytesText(o: ArrayBufferView | ArrayBuffer): string {
+  const bytes = o instanceof ArrayBuffer ? new Uint8Array(o) : new Uint8Array(o.buffer, o.byteOffset, o.byteLength);
+  try {
+    return clip(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes));
+  } catch {
+    return `[${o.byteLength} bytes]`;
+  }
+}
+
 function raw(e: unknown, depth: number, seen: object[]): unknown {
   if (typeof Response !== 'undefined' && e instanceof Response) return responseRaw(e);
   if (typeof e !== 'object' || e === null) return plain(e, depth, seen);
+  // An error met again (its own cause) or past the depth: cut, as every host does.
+  if (seen.includes(e) || depth > MAX_DEPTH) return { message: '[circular or too deep]' };
+  seen.push(e);
+  try {
+    return rawObject(e, depth, seen);
+  } finally {
+    seen.pop();
+  }
+}
+
+function rawObject(e: object, depth: number, seen: object[]): Record<string, unknown> {
   const o = e as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (e instanceof Error || (typeof DOMException !== 'undefined' && e instanceof DOMException)) {
@@ -168,18 +192,6 @@ function raw(e: unknown, depth: number, seen: object[]): unknown {
   return out;
 }
 
-/** Each hint and its raw-error field, in the order they are added. */
-const HINT_FIELDS = [
-  ['tool', 'tool'],
-  ['appCode', 'app_code'],
-  ['appType', 'app_type'],
-  ['details', 'details'],
-  ['suggestions', 'suggestions'],
-  ['expected', 'expected'],
-  ['retryable', 'retryable'],
-  ['retryAfterMs', 'retry_after_ms'],
-] as const satisfies readonly (readonly [keyof Hints, string])[];
-
 /** Convert any thrown value into the raw-error input, with the author's hints on top. */
 export function toRawError(err: unknown, hints: Hints = {}): Record<string, unknown> | unknown {
   let value: unknown;
@@ -187,6 +199,11 @@ export function toRawError(err: unknown, hints: Hints = {}): Record<string, unkn
     value = raw(err, 0, []);
   } catch {
     value = { message: safeString(err) };
+  }
+  for (const key of Object.keys(hints ?? {})) {
+    if (!HINT_FIELDS.some(([name]) => name === key)) {
+      throw new McpErrorsError('invalid_option', `unknown hint ${JSON.stringify(key)}; expected one of: ${HINT_FIELDS.map(([name]) => name).join(', ')}`);
+    }
   }
   let extra: Record<string, unknown> | undefined;
   for (const [from, to] of HINT_FIELDS) {

@@ -10,8 +10,9 @@
  */
 import { call, McpErrorsError } from './engine.js';
 import { toRawError, ToolError } from './convert.js';
+import { FORMATS, LIMIT_NAMES, PROFILES, SPEC_REVISIONS, TARGETS } from './contract.js';
 import type {
-  CallToolResult, Category, ClassifyOptions, CodeInfo, ErrorCode, Hints, Limits, NormalizedError, Profile, RenderOptions, Rule,
+  CallToolResult, Category, ClassifyOptions, CodeInfo, ErrorCode, Hints, Limits, NormalizedError, Profile, RenderOptions, Rule, SpecRevision,
 } from './types.js';
 import type * as Types from './generated/interfaces/mcp-errors-core-types.js';
 
@@ -19,7 +20,10 @@ export { McpErrorsError, ToolError, toRawError };
 export type { McpErrorsErrorKind } from './engine.js';
 export type * from './types.js';
 
-const SPECS = { '2025-06-18': 'v20250618', '2025-11-25': 'v20251125', '2026-07-28': 'v20260728' } as const;
+/** A revision's public name → the WIT enum's case (`2025-11-25` → `v20251125`). */
+function witSpec(name: SpecRevision): Types.SpecRevision {
+  return `v${name.replace(/-/g, '')}` as Types.SpecRevision;
+}
 
 function time(now: RenderOptions['now']): string | undefined {
   if (now === null) return undefined;
@@ -28,10 +32,10 @@ function time(now: RenderOptions['now']): string | undefined {
 }
 
 const NAMES = {
-  profile: ['canonical', 'tool-error-v1', 'mcp-tool-error', 'text', 'error-object', 'rpc-envelope'],
-  format: ['markdown', 'json', 'both'],
-  'spec revision': ['2025-06-18', '2025-11-25', '2026-07-28'],
-  target: ['tool-result', 'soft-result', 'protocol-error', 'needs-input', 'log-record'],
+  profile: PROFILES,
+  format: FORMATS,
+  'spec revision': SPEC_REVISIONS,
+  target: TARGETS,
 } as const;
 
 /** Check an option's name; the same message as the core's for the same mistake. */
@@ -46,7 +50,7 @@ function checked<T extends string>(label: keyof typeof NAMES, value: string | un
 
 /** Public options → the component's record. Conversion only. */
 function witOptions(o: RenderOptions = {}): Types.RenderOptions {
-  const spec = SPECS[checked('spec revision', o.spec, '2025-11-25')];
+  const spec = witSpec(checked('spec revision', o.spec, '2025-11-25'));
   return {
     profile: checked('profile', o.profile, 'canonical'),
     format: checked('format', o.format, 'markdown'),
@@ -71,8 +75,7 @@ function witRules(r: Rule[] | string | undefined): string | undefined {
   return typeof r === 'string' ? r : JSON.stringify(r);
 }
 
-/** The names of the limits, in the core's order. */
-export const LIMIT_NAMES = ['maxMessageChars', 'maxStringChars', 'maxDepth', 'maxMembers', 'maxRenderedBytes'] as const;
+export { LIMIT_NAMES };
 
 /** Public limits → the component's record. The core checks every range; only values that
  * cannot cross the boundary (not an integer from 0 to 2^32 - 1) and unknown names stop here. */

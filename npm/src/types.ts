@@ -1,12 +1,7 @@
-/** A canonical error code (see the taxonomy in the README). */
-export type ErrorCode =
-  | 'CANCELLED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'PAYLOAD_TOO_LARGE' | 'NOT_FOUND' | 'GONE'
-  | 'ALREADY_EXISTS' | 'CONFLICT' | 'FAILED_PRECONDITION' | 'UNAUTHENTICATED' | 'PERMISSION_DENIED'
-  | 'RATE_LIMITED' | 'QUOTA_EXHAUSTED' | 'UNIMPLEMENTED' | 'UNAVAILABLE' | 'NETWORK_ERROR'
-  | 'UPSTREAM_ERROR' | 'INTERNAL' | 'UNKNOWN';
+import type { Category, ErrorCode, Format, Profile, SpecRevision, Target } from './contract.js';
 
-/** What kind of action can fix an error. */
-export type Category = 'cancelled' | 'client' | 'auth' | 'limit' | 'transient' | 'server' | 'unknown';
+// The enums are generated from the core (contract.ts).
+export type { Category, ErrorCode, Format, Profile, SpecRevision, Target };
 
 /** The canonical, normalized error: the same JSON in every language. */
 export interface NormalizedError {
@@ -28,15 +23,6 @@ export interface NormalizedError {
   /** The upstream response `{status, body}`, when there was one. */
   original?: unknown;
 }
-
-/** Which wire contract to produce. */
-export type Profile = 'canonical' | 'tool-error-v1' | 'mcp-tool-error' | 'text' | 'error-object' | 'rpc-envelope';
-/** Which content blocks a tool result carries. */
-export type Format = 'markdown' | 'json' | 'both';
-/** The MCP revision whose schema the output satisfies. */
-export type SpecRevision = '2025-06-18' | '2025-11-25' | '2026-07-28';
-/** What to render. */
-export type Target = 'tool-result' | 'soft-result' | 'protocol-error' | 'needs-input' | 'log-record';
 
 export interface RenderOptions {
   /** Default `canonical`. */

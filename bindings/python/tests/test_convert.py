@@ -9,7 +9,7 @@ import httpx
 import pydantic
 import pytest
 
-from mcp_errors import Category, ErrorCode, ToolError, classify, to_raw_error
+from mcp_errors import Category, ErrorCode, McpErrorsError, ToolError, classify, to_raw_error
 
 
 def _refused() -> OSError:
@@ -100,6 +100,10 @@ def test_pydantic_validation_error():
     n = classify(info.value)
     assert n.code is ErrorCode.INVALID_ARGUMENT
     assert n.message.startswith("city: ")
+    # pydantic's own errors() list, read by the core as it is: no made-up upstream body.
+    assert "pydantic errors" in n.evidence
+    assert n.original is None
+    assert to_raw_error(info.value)["errors"][0]["loc"] == ["city"]
 
 
 def test_tool_error_is_expected_with_hints():
@@ -119,5 +123,5 @@ def test_hostile_values():
     assert classify(e).code is ErrorCode.INVALID_ARGUMENT
     assert classify("just text").message == "just text"
     assert classify(None).code is ErrorCode.UNKNOWN
-    with pytest.raises(TypeError):
+    with pytest.raises(McpErrorsError):
         to_raw_error(ValueError("x"), nonsense=1)

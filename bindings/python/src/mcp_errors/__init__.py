@@ -27,10 +27,11 @@ import inspect
 import json
 import os
 import sys
-from enum import Enum
 from types import SimpleNamespace
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
+from ._contract import LIMIT_NAMES as _LIMIT_NAMES
+from ._contract import Category, ErrorCode, Format, Profile, SpecRevision, Target
 from ._convert import ToolError, to_raw_error
 from ._engine import ENGINE, McpErrorsError
 
@@ -51,12 +52,6 @@ __all__ = [
     "tool_errors",
 ]
 
-Profile = Literal["canonical", "tool-error-v1", "mcp-tool-error", "text", "error-object", "rpc-envelope"]
-Format = Literal["markdown", "json", "both"]
-SpecRevision = Literal["2025-06-18", "2025-11-25", "2026-07-28"]
-Target = Literal["tool-result", "soft-result", "protocol-error", "needs-input", "log-record"]
-
-
 def __getattr__(name: str) -> Any:
     # `mcp_errors.log`, the logger log records go to, without importing
     # `logging` at import time (part of the cold start).
@@ -65,42 +60,6 @@ def __getattr__(name: str) -> Any:
 
         return logging.getLogger("mcp_errors")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class ErrorCode(str, Enum):
-    """The canonical codes (see the taxonomy in the README)."""
-
-    CANCELLED = "CANCELLED"
-    TIMEOUT = "TIMEOUT"
-    INVALID_ARGUMENT = "INVALID_ARGUMENT"
-    PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
-    NOT_FOUND = "NOT_FOUND"
-    GONE = "GONE"
-    ALREADY_EXISTS = "ALREADY_EXISTS"
-    CONFLICT = "CONFLICT"
-    FAILED_PRECONDITION = "FAILED_PRECONDITION"
-    UNAUTHENTICATED = "UNAUTHENTICATED"
-    PERMISSION_DENIED = "PERMISSION_DENIED"
-    RATE_LIMITED = "RATE_LIMITED"
-    QUOTA_EXHAUSTED = "QUOTA_EXHAUSTED"
-    UNIMPLEMENTED = "UNIMPLEMENTED"
-    UNAVAILABLE = "UNAVAILABLE"
-    NETWORK_ERROR = "NETWORK_ERROR"
-    UPSTREAM_ERROR = "UPSTREAM_ERROR"
-    INTERNAL = "INTERNAL"
-    UNKNOWN = "UNKNOWN"
-
-
-class Category(str, Enum):
-    """What kind of action can fix an error."""
-
-    CANCELLED = "cancelled"
-    CLIENT = "client"
-    AUTH = "auth"
-    LIMIT = "limit"
-    TRANSIENT = "transient"
-    SERVER = "server"
-    UNKNOWN = "unknown"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,7 +170,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
 
 
-_LIMIT_NAMES = ("max_message_chars", "max_string_chars", "max_depth", "max_members", "max_rendered_bytes")
 
 
 def _limits_record(limits: Mapping[str, int] | None) -> Any:

@@ -4,11 +4,15 @@ every decision about what an error means is made by the component."""
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from typing import Any
 
-MAX_DEPTH = 16
-MAX_ITEMS = 100
-MAX_STRING = 64 * 1024
+from ._contract import CONVERT_MAX_DEPTH as MAX_DEPTH
+from ._contract import CONVERT_MAX_ITEMS as MAX_ITEMS
+from ._contract import CONVERT_MAX_STRING as MAX_STRING
+from ._contract import HINTS as _HINTS
+from ._contract import NEVER_COPIED
+from ._engine import McpErrorsError
 
 
 class ToolError(Exception):
@@ -49,7 +53,12 @@ def _plain(v: Any, depth: int, seen: set[int]) -> Any:
     if isinstance(v, int):
         return v
     if isinstance(v, float):
-        return v if v == v and v not in (float("inf"), float("-inf")) else str(v)
+        # JSON cannot hold these: their names, as JavaScript spells them (every host alike).
+        if v != v:
+            return "NaN"
+        if v in (float("inf"), float("-inf")):
+            return "Infinity" if v > 0 else "-Infinity"
+        return v
     if isinstance(v, str):
         return _clip(v)
     if isinstance(v, (bytes, bytearray)):
@@ -110,6 +119,9 @@ def _response(resp: Any, depth: int, seen: set[int]) -> dict[str, Any]:
     return out
 
 
+_TOOL_ERROR_FIELDS = ("code", "app_code", "app_type", "details", "suggestions", "retryable")
+
+
 def _raw(e: Any, depth: int, seen: set[int]) -> Any:
     if not isinstance(e, BaseException):
         return _plain(e, depth, seen)
@@ -119,12 +131,14 @@ def _raw(e: Any, depth: int, seen: set[int]) -> Any:
     try:
         cls = type(e)
         module = cls.__module__
-        name = cls.__qualname__ if module in ("builtins", "__main__") else f"{module}.{cls.__qualname__}"
+        # The library's own ToolError is `ToolError` in every host.
+        plain_name = module in ("builtins", "__main__") or cls is ToolError
+        name = cls.__qualname__ if plain_name else f"{module}.{cls.__qualname__}"
         out: dict[str, Any] = {"name": name}
         if isinstance(e, ToolError):
             out["message"] = _clip(e.message)
             out["expected"] = True
-            for key in ("code", "app_code", "app_type", "details", "suggestions", "retryable"):
+            for key in _TOOL_ERROR_FIELDS:
                 value = getattr(e, key)
                 if value is not None:
                     out[key] = _plain(value, depth + 1, seen)
@@ -135,11 +149,12 @@ def _raw(e: Any, depth: int, seen: set[int]) -> Any:
                 out["errno"] = e.errno
             if e.filename is not None:
                 out["path"] = _plain(e.filename, depth + 1, seen)
-        # pydantic ValidationError: its errors, as FastAPI shows them.
+        # pydantic ValidationError: its errors as pydantic gives them (`errors()`,
+        # a method, so read here); the core reads that shape itself.
         errors = getattr(e, "errors", None)
         if callable(errors) and module.startswith("pydantic"):
             try:
-                out["body"] = {"detail": _plain(errors(include_url=False, include_input=False), depth + 1, seen)}
+                out["errors"] = _plain(errors(include_url=False, include_input=False), depth + 1, seen)
             except Exception:
                 pass
         # gRPC (grpc.RpcError): code() is a StatusCode enum.
@@ -163,7 +178,9 @@ def _raw(e: Any, depth: int, seen: set[int]) -> Any:
             out["status"] = status
         # Extra attributes an author attached (never private ones or the traceback).
         for key, value in list(getattr(e, "__dict__", {}).items())[:MAX_ITEMS]:
-            if key.startswith("_") or key in out or key in ("args", "response", "request", "message"):
+            if key.startswith("_") or key in out or key in NEVER_COPIED or key in ("args", "response", "message"):
+                continue
+            if isinstance(e, ToolError) and key in _TOOL_ERROR_FIELDS:  # unset ones: not copied
                 continue
             if callable(value):
                 continue
@@ -188,14 +205,13 @@ def _message(e: BaseException) -> str:
     return text
 
 
-_HINTS = ("tool", "app_code", "app_type", "details", "suggestions", "expected", "retryable", "retry_after_ms")
-
-
 def to_raw_error(exc: Any, **hints: Any) -> Any:
     """Convert any exception (or value) into the raw-error input, with the author's hints on top."""
-    unknown = set(hints) - set(_HINTS)
-    if unknown:
-        raise TypeError(f"unknown hint(s): {', '.join(sorted(unknown))}")
+    for key in hints:
+        if key not in _HINTS:
+            raise McpErrorsError(
+                "invalid_option", f"unknown hint {json.dumps(key, ensure_ascii=False)}; expected one of: {', '.join(_HINTS)}"
+            )
     try:
         value = _raw(exc, 0, set())
     except Exception:

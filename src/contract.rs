@@ -1,0 +1,98 @@
+//! The host contract: what every host's converter and facade share, defined
+//! once here (beside the WIT and the taxonomy table).
+//!
+//! `tests/contract.rs` generates `npm/src/contract.ts` and
+//! `bindings/python/src/mcp_errors/_contract.py` from this module, the
+//! taxonomy and the option enums, and fails when the checked-in files differ
+//! (`MCP_ERRORS_UPDATE_API=1` rewrites them). The hosts import their enums,
+//! limit names and defaults, hint names and conversion bounds from those files
+//! and define none of them by hand.
+
+use crate::redact;
+
+/// The raw-error fields a tool author sets directly (hints), in the order a
+/// host adds them: the raw field (snake_case) and its camelCase name in the
+/// TypeScript API.
+pub const HINTS: [(&str, &str); 8] = [
+    ("tool", "tool"),
+    ("app_code", "appCode"),
+    ("app_type", "appType"),
+    ("details", "details"),
+    ("suggestions", "suggestions"),
+    ("expected", "expected"),
+    ("retryable", "retryable"),
+    ("retry_after_ms", "retryAfterMs"),
+];
+
+/// Each limit: its option name (snake_case), default, and accepted range.
+pub const LIMITS: [(&str, usize, usize, usize); 5] = {
+    // In `Limits::RANGES`' order.
+    let defaults = [
+        redact::MAX_MESSAGE_CHARS,
+        redact::MAX_STRING_CHARS,
+        redact::MAX_VALUE_DEPTH,
+        redact::MAX_MEMBERS,
+        redact::MAX_RENDERED_BYTES,
+    ];
+    let mut out = [("", 0, 0, 0); 5];
+    let mut i = 0;
+    while i < 5 {
+        let (name, lo, hi) = redact::Limits::RANGES[i];
+        out[i] = (name, defaults[i], lo, hi);
+        i += 1;
+    }
+    out
+};
+
+/// How deep a host's converter follows a native error's values and causes.
+pub const CONVERT_MAX_DEPTH: usize = 16;
+/// The most members or items a host's converter copies from one object or array.
+pub const CONVERT_MAX_ITEMS: usize = 100;
+/// The longest string a host's converter copies, in UTF-16 units (JavaScript)
+/// or code points (Python); longer ones end in `…[truncated]`.
+pub const CONVERT_MAX_STRING: usize = 64 * 1024;
+
+/// Properties of a native error a host's converter never copies: stacks are
+/// not shown, and request configurations carry credentials.
+pub const NEVER_COPIED: [&str; 4] = ["stack", "traceback", "config", "request"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_the_defaults_and_ranges() {
+        let d = redact::Limits::default();
+        let mut fresh = redact::Limits::default();
+        for (name, default, lo, hi) in LIMITS {
+            // Setting the default changes nothing; the range is the one `set` checks.
+            fresh.set(name, default as u64).unwrap();
+            assert!(fresh.set(name, lo as u64).is_ok() && fresh.set(name, hi as u64).is_ok());
+            assert!(fresh.set(name, lo as u64 - 1).is_err(), "{name}");
+            assert!(fresh.set(name, hi as u64 + 1).is_err(), "{name}");
+            fresh.set(name, default as u64).unwrap();
+        }
+        assert_eq!(fresh, d);
+        let names: Vec<_> = LIMITS.iter().map(|l| l.0).collect();
+        let ranges: Vec<_> = redact::Limits::RANGES.iter().map(|r| r.0).collect();
+        assert_eq!(names, ranges);
+    }
+
+    #[test]
+    fn hints_are_fields_the_classifier_reads() {
+        for (field, camel) in HINTS {
+            assert!(crate::classify::KNOWN_FIELDS.contains(&field), "{field}");
+            let snake: String = camel
+                .chars()
+                .flat_map(|c| {
+                    if c.is_ascii_uppercase() {
+                        vec!['_', c.to_ascii_lowercase()]
+                    } else {
+                        vec![c]
+                    }
+                })
+                .collect();
+            assert_eq!(snake, field);
+        }
+    }
+}
