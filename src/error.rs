@@ -2,8 +2,10 @@
 
 use thiserror::Error;
 
-/// An error of mcp-errors itself (not the error being classified).
+/// An error of mcp-errors itself (not the error being classified). The kind is
+/// the variant; the text says what was wrong. More kinds may come.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The input was not valid JSON.
     #[error("invalid JSON: {0}")]

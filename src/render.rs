@@ -18,7 +18,10 @@ use crate::Error;
 macro_rules! named_enum {
     ($(#[$meta:meta])* $name:ident $label:literal { $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )* } default $default:ident) => {
         $(#[$meta])*
+        ///
+        /// More values may come (new profiles, revisions, targets): match with a wildcard arm.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )*
         }

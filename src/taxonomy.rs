@@ -16,8 +16,9 @@ macro_rules! taxonomy {
             error_object: $eo:literal, rpc_envelope: $rpce:literal,
         }
     )*) => {
-        /// A canonical error code.
+        /// A canonical error code. More codes may come: match with a wildcard arm.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[non_exhaustive]
         pub enum Code {
             $( #[doc = $doc] #[serde(rename = $name)] $variant, )*
         }
@@ -142,8 +143,9 @@ taxonomy! {
     }
 }
 
-/// A coarse grouping of codes by what can fix the failure.
+/// A coarse grouping of codes by what can fix the failure. More may come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     /// The caller stopped the work.

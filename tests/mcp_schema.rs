@@ -36,6 +36,7 @@ fn definition(spec: SpecRevision, target: Target) -> &'static str {
         Target::ProtocolError if spec == SpecRevision::V20250618 => "JSONRPCError",
         Target::ProtocolError => "JSONRPCErrorResponse",
         Target::LogRecord => unreachable!("a log record is not an MCP message"),
+        other => panic!("no MCP schema definition chosen for {other:?} yet"),
     }
 }
 

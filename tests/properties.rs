@@ -109,6 +109,7 @@ proptest! {
                 prop_assert!(!v["message"].as_str().unwrap().starts_with("MCP error"));
             }
             Target::LogRecord => prop_assert!(v["level"].is_string()),
+            other => prop_assert!(false, "no property for target {:?} yet", other),
         }
     }
 

@@ -65,16 +65,19 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
             mcp_errors::Profile::Text => wit::Profile::Text,
             mcp_errors::Profile::ErrorObject => wit::Profile::ErrorObject,
             mcp_errors::Profile::RpcEnvelope => wit::Profile::RpcEnvelope,
+            other => panic!("no WIT case for {other:?}"),
         },
         format: match o.format {
             mcp_errors::Format::Markdown => wit::Format::Markdown,
             mcp_errors::Format::Json => wit::Format::Json,
             mcp_errors::Format::Both => wit::Format::Both,
+            other => panic!("no WIT case for {other:?}"),
         },
         spec: match o.spec {
             mcp_errors::SpecRevision::V20250618 => wit::SpecRevision::V20250618,
             mcp_errors::SpecRevision::V20251125 => wit::SpecRevision::V20251125,
             mcp_errors::SpecRevision::V20260728 => wit::SpecRevision::V20260728,
+            other => panic!("no WIT case for {other:?}"),
         },
         target: match o.target {
             mcp_errors::Target::ToolResult => wit::Target::ToolResult,
@@ -82,6 +85,7 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
             mcp_errors::Target::ProtocolError => wit::Target::ProtocolError,
             mcp_errors::Target::NeedsInput => wit::Target::NeedsInput,
             mcp_errors::Target::LogRecord => wit::Target::LogRecord,
+            other => panic!("no WIT case for {other:?}"),
         },
         tool_name: o.tool_name,
         now: o.now,
