@@ -80,23 +80,54 @@ fn within_size(raw: &str) -> Result<(), Error> {
 
 /// Classify a raw error and render it in one call.
 pub fn classify_render(raw: &str, options: &RenderOptions) -> Result<String, Error> {
+    // Only a log record shows the evidence.
+    let (normalized, limits, now_ms) =
+        classified(raw, options, options.target == Target::LogRecord)?;
+    render::render_owned(normalized, options, &limits, now_ms)
+}
+
+/// The options' time and limits checked, and the raw error classified for
+/// rendering with them. Rendering redacts and bounds the error itself, so the
+/// classification is handed over unsanitized: the work is done once.
+fn classified(
+    raw: &str,
+    options: &RenderOptions,
+    evidence: bool,
+) -> Result<(Normalized, Limits, Option<i64>), Error> {
     let now_ms = options.now_ms()?;
     let limits = options.limits.checked()?;
-    // Rendering redacts and bounds the error itself, so the classification is
-    // handed over unsanitized: the work is done once.
     let value = parse_input(raw)?;
-    // Only a log record shows the evidence.
-    let evidence = options.target == Target::LogRecord;
-    let normalized = classify::classify_unsanitized(
-        value,
-        &ClassifyOptions {
-            now_ms,
-            limits,
-            rules: options.rules.clone(),
-        },
-        evidence,
-    );
-    render::render_owned(normalized, options, &limits, now_ms)
+    let classify = ClassifyOptions {
+        now_ms,
+        limits,
+        rules: options.rules.clone(),
+    };
+    let normalized = classify::classify_unsanitized(value, &classify, evidence);
+    Ok((normalized, limits, now_ms))
+}
+
+/// Classify a raw error once and render it twice from that one normalized
+/// error: the server's log record (target `log-record`, never masked) and the
+/// result `options` ask for. Each is byte for byte what [`classify_render`]
+/// gives for its target; the wrappers use this so that a failure is
+/// classified once.
+pub fn classify_render_with_log(
+    raw: &str,
+    options: &RenderOptions,
+) -> Result<(String, String), Error> {
+    let (normalized, limits, now_ms) = classified(raw, options, true)?;
+    let log_options = RenderOptions {
+        target: Target::LogRecord,
+        ..options.clone()
+    };
+    let log = render::render_owned(normalized.clone(), &log_options, &limits, now_ms)?;
+    let result = render::render_owned(normalized, options, &limits, now_ms)?;
+    Ok((log, result))
+}
+
+/// [`classify_render_with_log`] with options as JSON.
+pub fn classify_render_with_log_json(raw: &str, options: &str) -> Result<(String, String), Error> {
+    classify_render_with_log(raw, &RenderOptions::from_json(options)?)
 }
 
 /// Render a normalized error given as canonical JSON, with options as JSON

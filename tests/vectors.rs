@@ -44,6 +44,49 @@ fn render_vectors() {
     report("render.json", cases.len(), failures);
 }
 
+/// One classification for a failure's log record and result gives each the
+/// bytes of its own `classify_render`, for every render and classify vector.
+#[test]
+fn log_record_and_result_from_one_classification() {
+    let mut n = 0;
+    for case in cases("render.json")
+        .iter()
+        .chain(cases("classify.json").iter())
+    {
+        let mut options = render_options(case);
+        for target in [mcp_errors::Target::ToolResult, options.target] {
+            options.target = target;
+            let (log, result) = mcp_errors::classify_render_with_log(&raw(case), &options)
+                .unwrap_or_else(|e| panic!("{}: {e}", name(case)));
+            assert_eq!(
+                result,
+                classify_render(&raw(case), &options).unwrap(),
+                "{}",
+                name(case)
+            );
+            let log_options = mcp_errors::RenderOptions {
+                target: mcp_errors::Target::LogRecord,
+                ..options.clone()
+            };
+            assert_eq!(
+                log,
+                classify_render(&raw(case), &log_options).unwrap(),
+                "{}",
+                name(case)
+            );
+            n += 1;
+        }
+    }
+    assert!(n > 600, "{n}");
+    // The JSON-options form says the same (a render vector's options are its options JSON).
+    for case in &cases("render.json") {
+        let json = serde_json::to_string(&case["options"]).unwrap();
+        let pair = mcp_errors::classify_render_with_log_json(&raw(case), &json).unwrap();
+        let typed = mcp_errors::classify_render_with_log(&raw(case), &render_options(case));
+        assert_eq!(pair, typed.unwrap(), "{}", name(case));
+    }
+}
+
 /// The JSON-options entry points give the same bytes: a vector's `options`
 /// object is exactly their options JSON.
 #[test]

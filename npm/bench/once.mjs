@@ -1,7 +1,8 @@
-// A failure's log record and result: classified once (classify-json, then render-json for
-// each) against classified for each (classify-render twice, what `withErrors` does).
+// A failure's log record and result, the way `withErrors` makes them: from one
+// classification (`classify-render-with-log`, one component call) against
+// classified for each (`classify-render` twice, what `withErrors` did before).
 // Interleaved blocks, medians. `node bench/once.mjs` after `npm run build`.
-import { classifyJson, renderJson, toRawError, _testing } from '../dist/index.js';
+import { renderJson, toRawError, call } from '../test-dist/testing.js';
 
 const err = Object.assign(new TypeError('fetch failed'), {
   cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), {
@@ -10,19 +11,30 @@ const err = Object.assign(new TypeError('fetch failed'), {
 });
 const now = '2025-10-27T14:32:15Z';
 const opts = { toolName: 'fetch_page', errorId: 'e1', now };
-const json = (target, mask) => JSON.stringify({ tool_name: 'fetch_page', error_id: 'e1', now, target, mask });
+const wit = {
+  profile: 'canonical', format: 'markdown', spec: 'v20251125', target: 'tool-result', toolName: 'fetch_page',
+  now, errorId: 'e1', mask: true,
+};
 let sink;
 
 function once() {
   const raw = JSON.stringify(toRawError(err, { tool: 'fetch_page' }));
-  const normalized = classifyJson(raw, { now });
-  sink = JSON.parse(_testing.call((api) => api.renderJson(normalized, json('log-record', false))));
-  sink = JSON.parse(_testing.call((api) => api.renderJson(normalized, json('tool-result', true))));
+  const [log, result] = call((api) => api.classifyRenderWithLog(raw, wit));
+  sink = JSON.parse(log);
+  sink = JSON.parse(result);
 }
 function twice() {
   const raw = JSON.stringify(toRawError(err, { tool: 'fetch_page' }));
   sink = JSON.parse(renderJson(raw, { ...opts, target: 'log-record' }));
   sink = JSON.parse(renderJson(raw, { mask: true, ...opts }));
+}
+// The same bytes either way.
+{
+  const raw = JSON.stringify(toRawError(err, { tool: 'fetch_page' }));
+  const [log, result] = call((api) => api.classifyRenderWithLog(raw, wit));
+  if (log !== renderJson(raw, { ...opts, target: 'log-record' }) || result !== renderJson(raw, { mask: true, ...opts })) {
+    throw new Error('classify-render-with-log differs from classify-render');
+  }
 }
 const N = 5000;
 function block(f) {

@@ -235,15 +235,26 @@ export function withErrors<A extends unknown[], R>(
       } catch (e) {
         return fallbackResult(e, opts);
       }
-      if (log !== false) {
+      const resultOpts: RenderOptions = { mask: true, ...opts };
+      if (log === false) return resultFromRaw(raw, resultOpts);
+      // Classified once: the log record and the result come from one normalized error.
+      let pair: [string, string];
+      for (let attempt = 0; ; attempt += 1) {
         try {
-          const record = JSON.parse(renderJson(raw, { ...opts, target: 'log-record' })) as Record<string, unknown>;
-          (log ?? ((r) => process.stderr.write(`${JSON.stringify(r)}\n`)))(record);
-        } catch {
-          // Logging must never break the error path.
+          pair = call((api) => api.classifyRenderWithLog(raw, witOptions(resultOpts)));
+          break;
+        } catch (e) {
+          if (attempt === 0 && e instanceof McpErrorsError && e.kind === 'trap') continue;
+          return fallbackResult(e, resultOpts);
         }
       }
-      return resultFromRaw(raw, { mask: true, ...opts });
+      try {
+        const record = JSON.parse(pair[0]) as Record<string, unknown>;
+        (log ?? ((r) => process.stderr.write(`${JSON.stringify(r)}\n`)))(record);
+      } catch {
+        // Logging must never break the error path.
+      }
+      return JSON.parse(pair[1]) as CallToolResult;
     }
   };
 }

@@ -73,6 +73,22 @@ impl Guest for Component {
         mcp_errors::classify_render_json(&raw, &options).map_err(to_wit_error)
     }
 
+    fn classify_render_with_log(
+        raw: String,
+        options: wit::RenderOptions,
+    ) -> Result<(String, String), wit::Error> {
+        test_trap(&raw);
+        mcp_errors::classify_render_with_log(&raw, &render_options(options)?).map_err(to_wit_error)
+    }
+
+    fn classify_render_with_log_json(
+        raw: String,
+        options: String,
+    ) -> Result<(String, String), wit::Error> {
+        test_trap(&raw);
+        mcp_errors::classify_render_with_log_json(&raw, &options).map_err(to_wit_error)
+    }
+
     fn render_json(normalized: String, options: String) -> Result<String, wit::Error> {
         mcp_errors::render_json(&normalized, &options).map_err(to_wit_error)
     }

@@ -27,6 +27,7 @@ import inspect
 import json
 import os
 import sys
+import typing
 from types import SimpleNamespace
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
@@ -333,18 +334,29 @@ def tool_errors(
             raw = _raw_text(exc, opts["tool_name"], hints)
         except Exception as e:  # the error path never raises
             return _as_sdk_result(fallback_result(e, opts.get("spec")), False)
-        if logger is not False:
+        result_options = {"mask": True, **opts}
+        if logger is False:
+            return _result_from_raw(raw, False, result_options)
+        # Classified once: the log record and the result come from one normalized error.
+        for attempt in range(2):
             try:
-                record = json.loads(render_json(raw, **{**opts, "target": "log-record"}))
-                if logger is None:
-                    import logging
+                record_text, result_text = ENGINE.call("classify-render-with-log-json", raw, _options(**result_options))
+                break
+            except Exception as e:  # the error path never raises
+                if attempt == 0 and isinstance(e, McpErrorsError) and e.kind == "trap":
+                    continue
+                return _as_sdk_result(fallback_result(e, opts.get("spec")), False)
+        try:
+            record = json.loads(record_text)
+            if logger is None:
+                import logging
 
-                    logging.getLogger("mcp_errors").error(json.dumps(record, ensure_ascii=False))
-                else:
-                    logger(record)
-            except Exception:
-                pass  # logging never breaks the error path
-        return _result_from_raw(raw, False, {"mask": True, **opts})
+                logging.getLogger("mcp_errors").error(json.dumps(record, ensure_ascii=False))
+            else:
+                logger(record)
+        except Exception:
+            pass  # logging never breaks the error path
+        return _as_sdk_result(json.loads(result_text), False)
 
     def decorate(fn: F) -> F:
         if inspect.iscoroutinefunction(fn):
@@ -389,7 +401,7 @@ def taxonomy() -> list[dict[str, Any]]:
 
 def schema(profile: Profile) -> dict[str, Any]:
     """The JSON Schema of a profile's error object."""
-    names = ("canonical", "tool-error-v1", "mcp-tool-error", "text", "error-object", "rpc-envelope")
+    names = typing.get_args(Profile)
     if profile not in names:
         raise McpErrorsError("invalid_option", f"unknown profile {json.dumps(profile, ensure_ascii=False)}; expected one of: {', '.join(names)}")
     return json.loads(ENGINE.call("schema", profile))

@@ -151,11 +151,15 @@ class _Fn:
         self.result = fty.result
         # `result<string, error>` whose error cases all carry a string: lifted directly.
         err = self.result.err if isinstance(self.result, wc.ResultType) else None
-        self.string_result = (
-            isinstance(self.result, wc.ResultType)
-            and isinstance(self.result.ok, wc.String)
-            and isinstance(err, wc.VariantType)
-            and all(isinstance(ty, wc.String) for _, ty in err.cases)
+        error_variant = isinstance(err, wc.VariantType) and all(isinstance(ty, wc.String) for _, ty in err.cases)
+        ok = self.result.ok if isinstance(self.result, wc.ResultType) else None
+        self.string_result = error_variant and isinstance(ok, wc.String)
+        # `result<tuple<string, string>, error>`: lifted directly too.
+        self.pair_result = (
+            error_variant
+            and isinstance(ok, wc.TupleType)
+            and len(ok.elements) == 2
+            and all(isinstance(ty, wc.String) for ty in ok.elements)
         )
 
     def __call__(self, store: wasmtime.Store, *args: Any) -> Any:
@@ -174,13 +178,16 @@ class _Fn:
                 )
 
             enter_wasm(run)
-            if self.string_result:
+            if self.string_result or self.pair_result:
                 # result<string, error>, lifted here: wasmtime-py 50 deletes a
                 # result's boxed payload in place and never frees the box (48
                 # bytes leaked per call, 96 on errors). Deleting the outer
                 # value frees the box and everything in it.
                 inner = space.of.result.val.contents
                 try:
+                    if space.of.result.is_ok and self.pair_result:
+                        pair = inner.of.tuple.data
+                        return (ffi.to_str(pair[0].of.string), ffi.to_str(pair[1].of.string))
                     if space.of.result.is_ok:
                         return ffi.to_str(inner.of.string)
                     # The `error` variant: every case carries a string.
@@ -204,7 +211,17 @@ class _Instance:
         cli = instance.get_export_index(self.store, _CLI)
         self.fns: dict[str, _Fn] = {}
         for iface, names in (
-            (api, ("classify-json", "classify-render-json", "render-json", "taxonomy", "schema")),
+            (
+                api,
+                (
+                    "classify-json",
+                    "classify-render-json",
+                    "classify-render-with-log-json",
+                    "render-json",
+                    "taxonomy",
+                    "schema",
+                ),
+            ),
             (cli, ("start", "line", "bad-line")),
         ):
             for name in names:
