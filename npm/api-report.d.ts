@@ -61,6 +61,19 @@ export declare const LIMITS: readonly [{
 }];
 /** The names of the limits, in the core's order. */
 export declare const LIMIT_NAMES: readonly ["maxMessageChars", "maxStringChars", "maxDepth", "maxMembers", "maxRenderedBytes"];
+/** Bounds on what is kept and rendered; an absent field takes its default, a value out of range is an `invalid_option` error. */
+export interface Limits {
+    /** The longest message, in characters. Default 2000; 16 to 100000. */
+    maxMessageChars?: number;
+    /** The longest string in details and the upstream original (the body excerpt), in characters. Default 4000; 16 to 1000000. */
+    maxStringChars?: number;
+    /** The deepest nesting kept in details and the upstream original. Default 8; 1 to 32. */
+    maxDepth?: number;
+    /** The most members kept per object or array in details and the upstream original. Default 100; 1 to 10000. */
+    maxMembers?: number;
+    /** The largest rendered output, in bytes; past it, details and the original are dropped and a note says so. Default 65536; 1024 to 16777216. */
+    maxRenderedBytes?: number;
+}
 /** Each hint (its option name) and its raw-error field, in the order they are added. */
 export declare const HINT_FIELDS: readonly [readonly ["tool", "tool"], readonly ["appCode", "app_code"], readonly ["appType", "app_type"], readonly ["details", "details"], readonly ["suggestions", "suggestions"], readonly ["expected", "expected"], readonly ["retryable", "retryable"], readonly ["retryAfterMs", "retry_after_ms"]];
 /** How deep the converter follows a thrown value's properties and causes. */
@@ -164,8 +177,8 @@ export declare function taxonomy(): CodeInfo[];
 export declare function schema(profile: Profile): Record<string, unknown>;
 
 // ---- dist/types.d.ts
-import type { Category, ErrorCode, Format, Profile, SpecRevision, Target } from './contract.js';
-export type { Category, ErrorCode, Format, Profile, SpecRevision, Target };
+import type { Category, ErrorCode, Format, Limits, Profile, SpecRevision, Target } from './contract.js';
+export type { Category, ErrorCode, Format, Limits, Profile, SpecRevision, Target };
 /** The canonical, normalized error: the same JSON in every language. */
 export interface NormalizedError {
     code: ErrorCode;
@@ -262,22 +275,6 @@ export interface ClassifyOptions {
     limits?: Limits;
     /** Your own recognizer rules (or their JSON text). */
     rules?: Rule[] | string;
-}
-/**
- * Bounds on what is kept and rendered. Absent fields keep their defaults; a value out of its
- * range is an `invalid_option` error from the core, never silently changed.
- */
-export interface Limits {
-    /** The longest message, in characters. Default 2000; 16 to 100000. */
-    maxMessageChars?: number;
-    /** The longest string in details and the upstream original (the body excerpt). Default 4000; 16 to 1000000. */
-    maxStringChars?: number;
-    /** The deepest nesting kept in details and the upstream original. Default 8; 1 to 32. */
-    maxDepth?: number;
-    /** The most members kept per object or array. Default 100; 1 to 10000. */
-    maxMembers?: number;
-    /** The largest rendered output in bytes; past it, details and the original are dropped. Default 65536; 1024 to 16777216. */
-    maxRenderedBytes?: number;
 }
 /** Hints from the tool author, merged into the raw error. */
 export interface Hints {

@@ -44,6 +44,16 @@ pub const LIMITS: [(&str, usize, usize, usize); 5] = {
     out
 };
 
+/// What each limit bounds, in [`LIMITS`]' order (the generated declarations'
+/// documentation adds the default and range).
+pub const LIMIT_DOCS: [&str; 5] = [
+    "The longest message, in characters.",
+    "The longest string in details and the upstream original (the body excerpt), in characters.",
+    "The deepest nesting kept in details and the upstream original.",
+    "The most members kept per object or array in details and the upstream original.",
+    "The largest rendered output, in bytes; past it, details and the original are dropped and a note says so.",
+];
+
 /// How deep a host's converter follows a native error's values and causes.
 pub const CONVERT_MAX_DEPTH: usize = 16;
 /// The most members or items a host's converter copies from one object or array.

@@ -6,7 +6,8 @@
 //! `MCP_ERRORS_UPDATE_API=1 cargo test --test contract` rewrites them.
 
 use mcp_errors::contract::{
-    CONVERT_MAX_DEPTH, CONVERT_MAX_ITEMS, CONVERT_MAX_STRING, HINTS, LIMITS, NEVER_COPIED,
+    CONVERT_MAX_DEPTH, CONVERT_MAX_ITEMS, CONVERT_MAX_STRING, HINTS, LIMITS, LIMIT_DOCS,
+    NEVER_COPIED,
 };
 use mcp_errors::{Category, Format, Profile, SpecRevision, Target, TABLE};
 
@@ -115,6 +116,15 @@ fn typescript() -> String {
         '\'',
     ));
     s.push_str("] as const;\n\n");
+    s.push_str("/** Bounds on what is kept and rendered; an absent field takes its default, a value out of range is an `invalid_option` error. */\n");
+    s.push_str("export interface Limits {\n");
+    for ((name, default, min, max), doc) in LIMITS.iter().zip(LIMIT_DOCS) {
+        s.push_str(&format!(
+            "  /** {doc} Default {default}; {min} to {max}. */\n  {}?: number;\n",
+            camel(name)
+        ));
+    }
+    s.push_str("}\n\n");
     s.push_str("/** Each hint (its option name) and its raw-error field, in the order they are added. */\n");
     s.push_str("export const HINT_FIELDS = [\n");
     for (field, name) in HINTS {

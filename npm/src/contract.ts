@@ -61,6 +61,20 @@ export const LIMITS = [
 /** The names of the limits, in the core's order. */
 export const LIMIT_NAMES = ['maxMessageChars', 'maxStringChars', 'maxDepth', 'maxMembers', 'maxRenderedBytes'] as const;
 
+/** Bounds on what is kept and rendered; an absent field takes its default, a value out of range is an `invalid_option` error. */
+export interface Limits {
+  /** The longest message, in characters. Default 2000; 16 to 100000. */
+  maxMessageChars?: number;
+  /** The longest string in details and the upstream original (the body excerpt), in characters. Default 4000; 16 to 1000000. */
+  maxStringChars?: number;
+  /** The deepest nesting kept in details and the upstream original. Default 8; 1 to 32. */
+  maxDepth?: number;
+  /** The most members kept per object or array in details and the upstream original. Default 100; 1 to 10000. */
+  maxMembers?: number;
+  /** The largest rendered output, in bytes; past it, details and the original are dropped and a note says so. Default 65536; 1024 to 16777216. */
+  maxRenderedBytes?: number;
+}
+
 /** Each hint (its option name) and its raw-error field, in the order they are added. */
 export const HINT_FIELDS = [
   ['tool', 'tool'],

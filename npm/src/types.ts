@@ -1,7 +1,9 @@
-import type { Category, ErrorCode, Format, Profile, SpecRevision, Target } from './contract.js';
+import type {
+  Category, ErrorCode, Format, HINT_FIELDS, Limits, Profile, SpecRevision, Target,
+} from './contract.js';
 
-// The enums are generated from the core (contract.ts).
-export type { Category, ErrorCode, Format, Profile, SpecRevision, Target };
+// The enums and the limits are generated from the core (contract.ts).
+export type { Category, ErrorCode, Format, Limits, Profile, SpecRevision, Target };
 
 /** The canonical, normalized error: the same JSON in every language. */
 export interface NormalizedError {
@@ -107,23 +109,6 @@ export interface ClassifyOptions {
   rules?: Rule[] | string;
 }
 
-/**
- * Bounds on what is kept and rendered. Absent fields keep their defaults; a value out of its
- * range is an `invalid_option` error from the core, never silently changed.
- */
-export interface Limits {
-  /** The longest message, in characters. Default 2000; 16 to 100000. */
-  maxMessageChars?: number;
-  /** The longest string in details and the upstream original (the body excerpt). Default 4000; 16 to 1000000. */
-  maxStringChars?: number;
-  /** The deepest nesting kept in details and the upstream original. Default 8; 1 to 32. */
-  maxDepth?: number;
-  /** The most members kept per object or array. Default 100; 1 to 10000. */
-  maxMembers?: number;
-  /** The largest rendered output in bytes; past it, details and the original are dropped. Default 65536; 1024 to 16777216. */
-  maxRenderedBytes?: number;
-}
-
 /** Hints from the tool author, merged into the raw error. */
 export interface Hints {
   tool?: string;
@@ -136,6 +121,12 @@ export interface Hints {
   retryable?: boolean;
   retryAfterMs?: number;
 }
+
+/** The same names both ways: the hints here are the core's (contract.ts), or this fails to compile. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type HintsAreTheCore = Same<keyof Hints, (typeof HINT_FIELDS)[number][0]> extends true ? true : never;
+const hintsAreTheCore: HintsAreTheCore = true;
+void hintsAreTheCore;
 
 /** A text content block. */
 export interface TextContent {
