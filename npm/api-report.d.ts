@@ -1,3 +1,63 @@
+// ---- dist/api.d.ts
+/**
+ * mcp-errors: turn any failure inside an MCP tool into one canonical error and
+ * render it as the exact result shape an MCP client expects.
+ *
+ * ```ts
+ * server.registerTool('weather', { inputSchema: { city: z.string() } },
+ *   withErrors(async ({ city }) => ({ content: [{ type: 'text', text: await forecast(city) }] }),
+ *              { toolName: 'weather' }));
+ * ```
+ */
+import { McpErrorsError } from './engine.js';
+import { toRawError, ToolError } from './convert.js';
+import { LIMIT_NAMES } from './contract.js';
+import type { CallToolResult, ClassifyOptions, CodeInfo, Hints, NormalizedError, Profile, RenderOptions } from './types.js';
+export { McpErrorsError, ToolError, toRawError };
+export type { McpErrorsErrorKind } from './engine.js';
+export type * from './types.js';
+export { LIMIT_NAMES };
+/** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
+export declare function classifyJson(raw: string, options?: ClassifyOptions): string;
+/** Classify raw-error JSON text and render it; returns the rendered JSON text. */
+export declare function renderJson(raw: string, options?: RenderOptions): string;
+/** Classify any thrown value (with optional hints) into the canonical normalized error. */
+export declare function classify(err: unknown, hints?: Hints, options?: ClassifyOptions): NormalizedError;
+/** Render a normalized error as the chosen profile, format, revision and target. */
+export declare function render(error: NormalizedError, options?: RenderOptions): unknown;
+/** The minimal valid error result used when the error itself could not be normalized. */
+export declare function fallbackResult(reason: unknown, options?: RenderOptions): CallToolResult;
+/**
+ * Any thrown value → a ready `CallToolResult`. Never throws: if the error cannot be
+ * normalized (or the component traps), a minimal valid error result says so.
+ * Unexpected errors are masked by default (`mask: true`); `ToolError`s never are.
+ */
+export declare function toolResult(err: unknown, options?: RenderOptions & {
+    hints?: Hints;
+}): CallToolResult;
+export interface WithErrorsOptions extends RenderOptions {
+    hints?: Hints;
+    /** Where the log record of each failure goes. Default: one JSON line on stderr. `false`: nowhere. */
+    log?: ((record: Record<string, unknown>) => void) | false;
+    /** Error ids for correlation. Default: 8 random hex characters. */
+    newErrorId?: () => string;
+}
+/**
+ * Wrap a tool handler (e.g. for `McpServer.registerTool`) so anything it throws becomes a
+ * normalized error result, with a log record (never masked) sharing the result's error id.
+ */
+export declare function withErrors<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>, options?: WithErrorsOptions): (...args: A) => Promise<R | CallToolResult>;
+/** The taxonomy: one row per canonical code. */
+export declare function taxonomy(): CodeInfo[];
+/** The JSON Schema of a profile's error object (as seed 001 exports its zod schema). */
+export declare function schema(profile: Profile): Record<string, unknown>;
+
+// ---- dist/browser.d.ts
+export * from './api.js';
+/** Resolves when the component is compiled and an instance is ready; rejects (with a typed
+ * `McpErrorsError` of kind `not_ready`) if the `.wasm` file could not be fetched or compiled. */
+export declare function ready(): Promise<void>;
+
 // ---- dist/cli.d.ts
 #!/usr/bin/env node
 export {};
@@ -112,8 +172,9 @@ export declare class ToolError extends Error {
 export declare function toRawError(err: unknown, hints?: Hints): Record<string, unknown> | unknown;
 
 // ---- dist/engine.d.ts
-/** The kind of an error of mcp-errors itself. */
-export type McpErrorsErrorKind = 'invalid_json' | 'invalid_input' | 'invalid_option' | 'trap';
+/** The kind of an error of mcp-errors itself. `not_ready`: the browser build was called before
+ * `await ready()` finished compiling the component. */
+export type McpErrorsErrorKind = 'invalid_json' | 'invalid_input' | 'invalid_option' | 'trap' | 'not_ready';
 /** An error of mcp-errors itself (not the error being classified). Typed, never a bare string. */
 export declare class McpErrorsError extends Error {
     readonly kind: McpErrorsErrorKind;
@@ -123,58 +184,13 @@ export declare class McpErrorsError extends Error {
 }
 
 // ---- dist/index.d.ts
-/**
- * mcp-errors: turn any failure inside an MCP tool into one canonical error and
- * render it as the exact result shape an MCP client expects.
- *
- * ```ts
- * server.registerTool('weather', { inputSchema: { city: z.string() } },
- *   withErrors(async ({ city }) => ({ content: [{ type: 'text', text: await forecast(city) }] }),
- *              { toolName: 'weather' }));
- * ```
- */
-import { McpErrorsError } from './engine.js';
-import { toRawError, ToolError } from './convert.js';
-import { LIMIT_NAMES } from './contract.js';
-import type { CallToolResult, ClassifyOptions, CodeInfo, Hints, NormalizedError, Profile, RenderOptions } from './types.js';
-export { McpErrorsError, ToolError, toRawError };
-export type { McpErrorsErrorKind } from './engine.js';
-export type * from './types.js';
-export { LIMIT_NAMES };
-/** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
-export declare function classifyJson(raw: string, options?: ClassifyOptions): string;
-/** Classify raw-error JSON text and render it; returns the rendered JSON text. */
-export declare function renderJson(raw: string, options?: RenderOptions): string;
-/** Classify any thrown value (with optional hints) into the canonical normalized error. */
-export declare function classify(err: unknown, hints?: Hints, options?: ClassifyOptions): NormalizedError;
-/** Render a normalized error as the chosen profile, format, revision and target. */
-export declare function render(error: NormalizedError, options?: RenderOptions): unknown;
-/** The minimal valid error result used when the error itself could not be normalized. */
-export declare function fallbackResult(reason: unknown, options?: RenderOptions): CallToolResult;
-/**
- * Any thrown value → a ready `CallToolResult`. Never throws: if the error cannot be
- * normalized (or the component traps), a minimal valid error result says so.
- * Unexpected errors are masked by default (`mask: true`); `ToolError`s never are.
- */
-export declare function toolResult(err: unknown, options?: RenderOptions & {
-    hints?: Hints;
-}): CallToolResult;
-export interface WithErrorsOptions extends RenderOptions {
-    hints?: Hints;
-    /** Where the log record of each failure goes. Default: one JSON line on stderr. `false`: nowhere. */
-    log?: ((record: Record<string, unknown>) => void) | false;
-    /** Error ids for correlation. Default: 8 random hex characters. */
-    newErrorId?: () => string;
-}
-/**
- * Wrap a tool handler (e.g. for `McpServer.registerTool`) so anything it throws becomes a
- * normalized error result, with a log record (never masked) sharing the result's error id.
- */
-export declare function withErrors<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>, options?: WithErrorsOptions): (...args: A) => Promise<R | CallToolResult>;
-/** The taxonomy: one row per canonical code. */
-export declare function taxonomy(): CodeInfo[];
-/** The JSON Schema of a profile's error object (as seed 001 exports its zod schema). */
-export declare function schema(profile: Profile): Record<string, unknown>;
+export * from './api.js';
+/** Resolves when the component can be called. Here that is at once: it loads synchronously at
+ * the first call. (The browser build needs it; every build has it, so code can await it anywhere.) */
+export declare function ready(): Promise<void>;
+
+// ---- dist/node-source.d.ts
+export {};
 
 // ---- dist/types.d.ts
 import type { Category, ErrorCode, Format, Limits, Profile, SpecRevision, Target } from './contract.js';
@@ -313,3 +329,8 @@ export interface CodeInfo {
     retryable: boolean;
     doc: string;
 }
+
+// ---- dist/workerd.d.ts
+export * from './api.js';
+/** Resolves when the component can be called: at once on Workers. */
+export declare function ready(): Promise<void>;

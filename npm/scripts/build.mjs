@@ -111,8 +111,32 @@ execFileSync(bin('esbuild'), [
   '--minify-whitespace', '--minify-syntax', '--legal-comments=none', '--log-level=warning',
   `--outfile=${join(dist, 'cli.js')}`, '--allow-overwrite',
 ], { stdio: 'inherit' });
-for (const inlined of ['engine.js', 'convert.js', 'types.js', 'contract.js', join('generated', 'mcp-errors.js')]) {
+// One bundle per runtime, each the whole package (package.json's export conditions pick one):
+// Workers import the core module as a module (kept as an import, which wrangler bundles),
+// browsers fetch and compile it (`new URL(…, import.meta.url)` is kept for bundlers to follow).
+for (const [entry, platform, extra] of [
+  ['workerd.js', 'neutral', ['--external:*.wasm']],
+  ['browser.js', 'browser', []],
+]) {
+  execFileSync(bin('esbuild'), [
+    join(dist, entry), '--bundle', '--format=esm', `--platform=${platform}`, '--target=es2022',
+    '--minify-whitespace', '--minify-syntax', '--legal-comments=none', '--log-level=warning',
+    `--outfile=${join(dist, entry)}`, '--allow-overwrite', ...extra,
+  ], { stdio: 'inherit' });
+}
+for (const inlined of ['engine.js', 'convert.js', 'types.js', 'contract.js', 'api.js', 'node-source.js', join('generated', 'mcp-errors.js')]) {
   rmSync(join(dist, inlined));
+}
+for (const [entry, allowed] of [
+  ['workerd.js', (spec) => spec === './generated/mcp-errors.core.wasm'],
+  ['browser.js', () => false],
+]) {
+  const text = readFileSync(join(dist, entry), 'utf8');
+  const specs = [...text.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]);
+  if (specs.some((spec) => !allowed(spec)) || /node:/.test(text)) {
+    console.error(`build: dist/${entry} must not import ${specs.join(', ')} (or any node: builtin)`);
+    process.exit(1);
+  }
 }
 const bundle = readFileSync(join(dist, 'index.js'), 'utf8');
 const imports = [...bundle.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]);

@@ -250,13 +250,22 @@ export function withErrors<A extends unknown[], R>(
       }
       try {
         const record = JSON.parse(pair[0]) as Record<string, unknown>;
-        (log ?? ((r) => process.stderr.write(`${JSON.stringify(r)}\n`)))(record);
+        (log ?? defaultLog)(record);
       } catch {
         // Logging must never break the error path.
       }
       return JSON.parse(pair[1]) as CallToolResult;
     }
   };
+}
+
+/** The default log: one JSON line on stderr (Node, Bun, Deno), else `console.error`
+ * (Workers, browsers). */
+function defaultLog(record: Record<string, unknown>): void {
+  const line = JSON.stringify(record);
+  const stderr = (globalThis as { process?: { stderr?: { write?: (s: string) => unknown } } }).process?.stderr;
+  if (typeof stderr?.write === 'function') stderr.write(`${line}\n`);
+  else console.error(line);
 }
 
 /** The taxonomy: one row per canonical code. */

@@ -5,6 +5,9 @@
 // Python CLIs print.
 import { isUtf8 } from 'node:buffer';
 import { callCli, McpErrorsError } from './engine.js';
+import { provideNodeSource } from './node-source.js';
+
+provideNodeSource();
 
 /** A line the component could not answer (it trapped): an error line all the same. */
 function failedLine(e: unknown, number: number): string {

@@ -1,6 +1,8 @@
 // The component's lifecycle: compiled once, instantiated lazily, and
-// re-instantiated after a trap so one bad call cannot break the next.
-import { readFileSync } from 'node:fs';
+// re-instantiated after a trap so one bad call cannot break the next. Where the
+// compiled core module comes from is the runtime entry's business (node.ts reads
+// the file, workerd.ts imports it as a module, browser.ts compiles it
+// asynchronously); everything else is the same in every runtime.
 import { instantiate } from './generated/mcp-errors.js';
 import type * as Api from './generated/interfaces/mcp-errors-core-api.js';
 import type * as Cli from './generated/interfaces/mcp-errors-core-cli.js';
@@ -10,8 +12,9 @@ type CliExports = typeof Cli;
 /** The component's exported interfaces. */
 interface Exports { api: ApiExports; cli: CliExports }
 
-/** The kind of an error of mcp-errors itself. */
-export type McpErrorsErrorKind = 'invalid_json' | 'invalid_input' | 'invalid_option' | 'trap';
+/** The kind of an error of mcp-errors itself. `not_ready`: the browser build was called before
+ * `await ready()` finished compiling the component. */
+export type McpErrorsErrorKind = 'invalid_json' | 'invalid_input' | 'invalid_option' | 'trap' | 'not_ready';
 
 /** An error of mcp-errors itself (not the error being classified). Typed, never a bare string. */
 export class McpErrorsError extends Error {
@@ -27,12 +30,41 @@ let coreModule: WebAssembly.Module | undefined;
 let exportsCache: Exports | undefined;
 let instantiations = 0;
 
+/** How this runtime gets the compiled core module, synchronously (set by the entry). */
+let moduleSource: () => WebAssembly.Module = () => {
+  throw new McpErrorsError('not_ready', 'mcp-errors is not loaded yet: `await ready()` first');
+};
+/** An instance made ahead of time, for runtimes that may not instantiate synchronously. */
+let spare: WebAssembly.Instance | undefined;
+/** Called when the spare was taken, so the entry can make the next one. */
+let onSpareTaken: (() => void) | undefined;
+
+/** @internal For the runtime entries: where the compiled core module comes from. */
+export function provideCoreModule(source: () => WebAssembly.Module): void {
+  moduleSource = source;
+}
+
+/** @internal For the browser entry: an instance of `module` made asynchronously, used by the
+ * next instantiation (browsers refuse to instantiate a module this size synchronously on the
+ * main thread); `taken` runs when it is used. The core module imports nothing. */
+export function provideSpareInstance(module: WebAssembly.Module, instance: WebAssembly.Instance, taken: () => void): void {
+  coreModule = module;
+  spare = instance;
+  onSpareTaken = taken;
+}
+
 function load(): Exports {
-  coreModule ??= new WebAssembly.Module(
-    readFileSync(new URL('./generated/mcp-errors.core.wasm', import.meta.url)),
-  );
+  coreModule ??= moduleSource();
   const module = coreModule;
-  const root = instantiate(() => module, {}) as unknown as Exports;
+  const root = instantiate(() => module, {}, (m: WebAssembly.Module, imports: WebAssembly.Imports) => {
+    const ready = m === coreModule ? spare : undefined;
+    if (ready !== undefined) {
+      spare = undefined;
+      onSpareTaken?.();
+      return ready;
+    }
+    return new WebAssembly.Instance(m, imports);
+  }) as unknown as Exports;
   instantiations += 1;
   exportsCache = root;
   return root;

@@ -9,14 +9,14 @@ test('npm pack: small, complete, no sources or tests', () => {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const files = pack.files.map((f) => f.path);
-  for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/generated/mcp-errors.core.wasm']) {
+  for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/workerd.js', 'dist/browser.js', 'dist/generated/mcp-errors.core.wasm']) {
     assert.ok(files.includes(needed), `${needed} is packed`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('test-dist/') || f.startsWith('node_modules/')), files.join(', '));
   assert.ok(pack.size < 200_000, `packed size ${pack.size} bytes`);
-  // One module at run time (each file costs Node's loader about 0.5 ms at
-  // import): the library and the CLI, nothing else.
-  assert.deepEqual(files.filter((f) => f.endsWith('.js')).sort(), ['dist/cli.js', 'dist/index.js']);
+  // One module at run time per runtime (each file costs Node's loader about
+  // 0.5 ms at import): Node's, Workers', browsers' and the CLI, nothing else.
+  assert.deepEqual(files.filter((f) => f.endsWith('.js')).sort(), ['dist/browser.js', 'dist/cli.js', 'dist/index.js', 'dist/workerd.js']);
 });
 
 test('the library module imports only Node builtins; the test hooks are not in its types', () => {
@@ -25,10 +25,17 @@ test('the library module imports only Node builtins; the test hooks are not in i
   const specifiers = [...index.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g)]
     .map((m) => m[1] ?? m[2]);
   assert.deepEqual(specifiers, ['node:fs']);
-  const types = readFileSync(new URL('../dist/index.d.ts', import.meta.url), 'utf8');
-  assert.ok(!types.includes('_testing'), 'dist/index.d.ts declares no test hooks');
-  for (const hook of ['_injectTrapForTests', '_useCoreModuleForTests', 'instantiationCount', '_testing']) {
-    assert.ok(!index.includes(hook), `the published dist/index.js has no ${hook}`);
+  const types = readFileSync(new URL('../dist/api.d.ts', import.meta.url), 'utf8');
+  assert.ok(!types.includes('_testing'), 'dist/api.d.ts declares no test hooks');
+  for (const entry of ['index.js', 'workerd.js', 'browser.js']) {
+    const bundle = readFileSync(new URL(`../dist/${entry}`, import.meta.url), 'utf8');
+    for (const hook of ['_injectTrapForTests', '_useCoreModuleForTests', 'instantiationCount', '_testing']) {
+      assert.ok(!bundle.includes(hook), `the published dist/${entry} has no ${hook}`);
+    }
   }
-  assert.ok(types.includes('export declare function toolResult'), 'dist/index.d.ts declares the API');
+  assert.ok(types.includes('export declare function toolResult'), 'dist/api.d.ts declares the API');
+  for (const entry of ['index', 'workerd', 'browser']) {
+    const d = readFileSync(new URL(`../dist/${entry}.d.ts`, import.meta.url), 'utf8');
+    assert.ok(d.includes("export * from './api.js'") && d.includes('export declare function ready(): Promise<void>'), entry);
+  }
 });

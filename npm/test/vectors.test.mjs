@@ -6,37 +6,14 @@ import { readFileSync } from 'node:fs';
 import { classifyJson, render, renderJson, McpErrorsError } from '../dist/index.js';
 // The component's raw `render-json` export, through the tests' own bundle (never published).
 import { call, McpErrorsError as TestBundleError } from '../test-dist/testing.js';
+// The vectors' options as the facade takes them: the same helpers every runtime's check uses.
+import { limits, renderOptions } from './runtimes/check.mjs';
 
 
 const vectors = (file) =>
   JSON.parse(readFileSync(new URL(`../../tests/vectors/${file}`, import.meta.url), 'utf8')).cases;
 
 const raw = (c) => (typeof c.raw === 'string' ? c.raw : JSON.stringify(c.input));
-
-export function renderOptions(o = {}) {
-  return {
-    profile: o.profile,
-    format: o.format,
-    spec: o.spec,
-    target: o.target,
-    toolName: o.tool_name,
-    now: o.now ?? null,
-    errorId: o.error_id,
-    outputSchema: o.output_schema,
-    extraFields: o.extra_fields === undefined ? undefined : JSON.parse(o.extra_fields),
-    mask: o.mask === true,
-    limits: limits(o),
-    rules: o.rules,
-  };
-}
-
-const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-
-/** A vector's snake_case limits → the facade's camelCase ones. */
-export function limits(o = {}) {
-  if (o.limits === undefined) return undefined;
-  return Object.fromEntries(Object.entries(o.limits).map(([k, v]) => [camel(k), v]));
-}
 
 test('classify vectors', () => {
   const cases = vectors('classify.json');

@@ -256,6 +256,60 @@ fn npm_install() -> Result<()> {
     Ok(())
 }
 
+/// target/runtimes: the runtimes the npm package is tested in besides the
+/// machine's Node (pinned in npm/test/runtimes/package.json, installed from
+/// npm when that file changes), the check's files, the vectors, and the
+/// package itself as `npm pack` makes it. Chromium comes from Debian.
+fn runtimes_env() -> Result<PathBuf> {
+    let dir = root().join("target").join("runtimes");
+    let src = npm_dir().join("test").join("runtimes");
+    std::fs::create_dir_all(dir.join("vectors"))?;
+    let manifest = std::fs::read(src.join("package.json"))?;
+    let installed = std::fs::read(dir.join("package.json")).ok();
+    for file in ["check.mjs", "node.mjs", "worker.mjs", "page.mjs", "wrangler.toml"] {
+        std::fs::copy(src.join(file), dir.join(file))?;
+    }
+    for file in ["classify.json", "render.json"] {
+        std::fs::copy(
+            root().join("tests/vectors").join(file),
+            dir.join("vectors").join(file),
+        )?;
+    }
+    if installed.as_deref() != Some(&manifest[..]) || !dir.join("node_modules").exists() {
+        step("installing Node 22, Bun, Deno, wrangler and playwright-core (npm)");
+        std::fs::write(dir.join("package.json"), &manifest)?;
+        run(Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund"])
+            .current_dir(&dir))?;
+    }
+    step("packing the npm package and installing the tarball");
+    let out = Command::new("npm")
+        .args(["pack", "--json", "--pack-destination"])
+        .arg(&dir)
+        .current_dir(npm_dir())
+        .stderr(Stdio::inherit())
+        .output()?;
+    let text = String::from_utf8(out.stdout)?;
+    let name = text
+        .split("\"filename\": \"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .ok_or_else(|| format!("npm pack printed no file name: {text}"))?;
+    run(Command::new("npm")
+        .args(["install", "--no-save", "--no-audit", "--no-fund"])
+        .arg(format!("./{name}"))
+        .current_dir(&dir))?;
+    if !Path::new("/usr/bin/chromium").exists() {
+        step("installing Chromium (Debian's chromium package, apt-get)");
+        run(Command::new("apt-get").arg("update"))
+            .map_err(|e| format!("Chromium is needed for the browser test (apt-get install chromium): {e}"))?;
+        run(Command::new("apt-get")
+            .args(["install", "-y", "--no-install-recommends", "chromium"])
+            .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    }
+    Ok(dir)
+}
+
 fn python_package_dir() -> PathBuf {
     root().join("bindings").join("python")
 }
@@ -343,6 +397,12 @@ fn test() -> Result<()> {
         "MCP_ERRORS_CLI",
         root().join("target").join("debug").join("mcp-errors"),
     ))?;
+    step("other runtimes: Node 22, Bun, Deno, Workers (wrangler dev), Chromium");
+    let runtimes = runtimes_env()?;
+    run(Command::new("node")
+        .arg(npm_dir().join("test/runtimes/run.mjs"))
+        .arg(&runtimes)
+        .current_dir(root()))?;
     let python = python_env()?;
     step("Python tests: vectors, conversions, MCP SDK end to end, CLI parity, threads, traps");
     run(Command::new(&python)

