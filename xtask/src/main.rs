@@ -266,7 +266,13 @@ fn runtimes_env() -> Result<PathBuf> {
     std::fs::create_dir_all(dir.join("vectors"))?;
     let manifest = std::fs::read(src.join("package.json"))?;
     let installed = std::fs::read(dir.join("package.json")).ok();
-    for file in ["check.mjs", "node.mjs", "worker.mjs", "page.mjs", "wrangler.toml"] {
+    for file in [
+        "check.mjs",
+        "node.mjs",
+        "worker.mjs",
+        "page.mjs",
+        "wrangler.toml",
+    ] {
         std::fs::copy(src.join(file), dir.join(file))?;
     }
     for file in ["classify.json", "render.json"] {
@@ -307,8 +313,9 @@ fn runtimes_env() -> Result<PathBuf> {
         .current_dir(&dir))?;
     if !Path::new("/usr/bin/chromium").exists() {
         step("installing Chromium (Debian's chromium package, apt-get)");
-        run(Command::new("apt-get").arg("update"))
-            .map_err(|e| format!("Chromium is needed for the browser test (apt-get install chromium): {e}"))?;
+        run(Command::new("apt-get").arg("update")).map_err(|e| {
+            format!("Chromium is needed for the browser test (apt-get install chromium): {e}")
+        })?;
         run(Command::new("apt-get")
             .args(["install", "-y", "--no-install-recommends", "chromium"])
             .env("DEBIAN_FRONTEND", "noninteractive"))?;
