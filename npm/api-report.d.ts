@@ -17,6 +17,8 @@ export { McpErrorsError, ToolError, toRawError };
 export type { McpErrorsErrorKind } from './engine.js';
 export type * from './types.js';
 export { LIMIT_NAMES };
+/** Every code, category, profile, format, revision and target, in the core's order. */
+export { CATEGORIES, ERROR_CODES, FORMATS, PROFILES, SPEC_REVISIONS, TARGETS } from './contract.js';
 /** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
 export declare function classifyJson(raw: string, options?: ClassifyOptions): string;
 /** Classify raw-error JSON text and render it; returns the rendered JSON text. */

@@ -76,6 +76,8 @@ function witRules(r: Rule[] | string | undefined): string | undefined {
 }
 
 export { LIMIT_NAMES };
+/** Every code, category, profile, format, revision and target, in the core's order. */
+export { CATEGORIES, ERROR_CODES, FORMATS, PROFILES, SPEC_REVISIONS, TARGETS } from './contract.js';
 
 /** Public limits → the component's record. The core checks every range; only values that
  * cannot cross the boundary (not an integer from 0 to 2^32 - 1) and unknown names stop here. */

@@ -7,6 +7,8 @@
 //!   `cargo fmt --check` and clippy.
 //! - `demo`:  build, classify and render the example errors, then run an MCP
 //!   server and client (Node) whose tools fail.
+//! - `playground`: build, then serve the playground (the component in a
+//!   static page) on http://127.0.0.1:8000.
 //! - `version [NEW]`: print the version (and fail if a file disagrees), or
 //!   write NEW into every file that carries it (`Cargo.toml` is the source).
 //!
@@ -29,9 +31,10 @@ fn main() {
         Some("build") => build().map(|_| ()),
         Some("test") => test(),
         Some("demo") => demo(),
+        Some("playground") => playground(),
         Some("version") => version(args.get(1).map(String::as_str)),
         _ => {
-            eprintln!("usage: cargo xtask <setup|build|test|demo|version [NEW]>");
+            eprintln!("usage: cargo xtask <setup|build|test|demo|playground|version [NEW]>");
             std::process::exit(2);
         }
     };
@@ -464,6 +467,17 @@ fn demo() -> Result<()> {
         .arg("examples/demo.mjs")
         .current_dir(npm_dir()))?;
     Ok(())
+}
+
+/// Build the component and the npm package, then build and serve the playground.
+fn playground() -> Result<()> {
+    let wasm = build()?;
+    build_npm(&wasm)?;
+    step("the playground: http://127.0.0.1:8000/ (Ctrl-C stops it)");
+    run(Command::new("node")
+        .arg(root().join("playground").join("build.mjs"))
+        .arg("--serve")
+        .current_dir(root()))
 }
 
 /// Run the CLI with one input line and return its one output line.

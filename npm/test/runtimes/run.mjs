@@ -127,7 +127,45 @@ async function workersMcp() {
   });
 }
 
-/** Headless Chromium (Debian's, driven by playwright-core) on a page bundled with esbuild. */
+/** A static server for `root` on loopback; resolves to [server, base URL]. */
+async function serve(root) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
+  const server = createServer((req, res) => {
+    const path = join(root, new URL(req.url, 'http://x').pathname.replace(/\/$/, '/index.html'));
+    if (!path.startsWith(root) || !existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream' });
+    res.end(readFileSync(path));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return [server, `http://127.0.0.1:${server.address().port}/`];
+}
+
+/** Debian's Chromium, headless, driven by playwright-core: `use(page)` on `root` served. */
+async function inChromium(root, use) {
+  const [server, base] = await serve(root);
+  const { chromium: browserType } = await import(join(dir, 'node_modules', 'playwright-core', 'index.mjs'));
+  const browser = await browserType.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(base);
+    await use(page);
+    if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** Headless Chromium on a page bundled with esbuild for the `browser` condition. */
 async function chromium() {
   const www = join(dir, 'www');
   mkdirSync(join(www, 'generated'), { recursive: true });
@@ -140,37 +178,42 @@ async function chromium() {
   // What the browser build's docs tell an esbuild user: the .wasm beside the bundle.
   copyFileSync(join(dir, 'node_modules', 'mcp-errors', 'dist', 'generated', 'mcp-errors.core.wasm'), join(www, 'generated', 'mcp-errors.core.wasm'));
   writeFileSync(join(www, 'index.html'), '<!doctype html><meta charset="utf-8"><title>mcp-errors</title><script type="module" src="page.js"></script>\n');
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-  const server = createServer((req, res) => {
-    const path = join(www, new URL(req.url, 'http://x').pathname.replace(/\/$/, '/index.html'));
-    if (!path.startsWith(www) || !existsSync(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream' });
-    res.end(readFileSync(path));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { chromium: browserType } = await import(join(dir, 'node_modules', 'playwright-core', 'index.mjs'));
-  const browser = await browserType.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    const started = performance.now();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  const started = performance.now();
+  await inChromium(www, async (page) => {
     await page.waitForFunction(() => document.title === 'done', null, { timeout: 60_000 });
     timings.chromium = performance.now() - started;
     results.chromium = await page.evaluate(() => window.result);
-    if (errors.length > 0) results.chromium.failures.push(...errors);
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
+}
+
+/** The playground (playground/, built by its build.mjs): an error typed in, its renders read
+ * back; a screenshot goes to target/playground.png. */
+async function playground() {
+  const root = resolve(dir, '..', '..');
+  const built = spawnSync(process.execPath, [join(root, 'playground', 'build.mjs')], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`playground build: ${built.stderr}`);
+  await inChromium(join(root, 'target', 'playground'), async (page) => {
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.fill('#raw', '{"status": 429, "headers": {"retry-after": "12"}, "message": "slow down"}');
+    await page.waitForFunction(() => document.getElementById('normalized').textContent.includes('RATE_LIMITED'));
+    const normalized = JSON.parse(await page.textContent('#normalized'));
+    if (normalized.retry_after_ms !== 12000 || !normalized.evidence.includes('http 429')) {
+      throw new Error(`playground: normalized ${JSON.stringify(normalized)}`);
+    }
+    const cells = await page.$$eval('#grid pre', (pres) => pres.map((p) => [p.dataset.profile, p.dataset.format, p.textContent]));
+    if (cells.length !== 18) throw new Error(`playground: ${cells.length} rendered cells, not 6 profiles × 3 formats`);
+    const v1 = cells.find(([p, f]) => p === 'tool-error-v1' && f === 'json')[2];
+    // Seed 000's six codes: a 429 is its CLIENT_ERROR, retryable, with the status in details.
+    if (!v1.includes('"isError": true') || !v1.includes('toolError:v1') || !v1.includes('"statusCode": 429') || !v1.includes('"retryable": true')) {
+      throw new Error(`playground: tool-error-v1 json: ${v1}`);
+    }
+    await page.selectOption('#target', 'log-record');
+    await page.waitForFunction(() => document.querySelector('#grid pre').textContent.includes('"level"'));
+    await page.selectOption('#target', 'tool-result');
+    await page.waitForFunction(() => document.querySelector('#grid pre').textContent.includes('"isError"'));
+    await page.screenshot({ path: join(root, 'target', 'playground.png'), fullPage: false });
+    results.playground = { cells: cells.length };
+  });
 }
 
 const failures = [];
@@ -188,11 +231,13 @@ await attempt('deno', () => program('deno', bin('deno'), ['run', '--allow-read',
 await attempt('workers', workers);
 await attempt('workers-mcp', workersMcp);
 await attempt('chromium', chromium);
+await attempt('playground', playground);
 
 const digests = new Set();
 if (results['workers-mcp']) console.log(`workers-mcp: ${results['workers-mcp'].tools} failing tools called by the SDK client over Streamable HTTP`);
-for (const [name, r] of Object.entries(results)) {
-  if (name === 'workers-mcp') continue;
+if (results.playground) console.log(`playground: an error typed in, ${results.playground.cells} renders read back in Chromium (target/playground.png)`);
+const checks = Object.entries(results).filter(([name]) => name !== 'workers-mcp' && name !== 'playground');
+for (const [name, r] of checks) {
   console.log(`${name}: ${r.cases} cases, ${r.failures.length} failures, digest ${r.digest} (${Math.round(timings[name])} ms)`);
   for (const f of r.failures.slice(0, 5)) failures.push(`${name}: ${f}`);
   if (r.cases < 500) failures.push(`${name}: only ${r.cases} cases`);
@@ -203,4 +248,4 @@ if (failures.length > 0) {
   console.error(failures.join('\n'));
   process.exit(1);
 }
-console.log(`every runtime: the same ${[...digests][0]} on ${Object.keys(results).filter((n) => n !== 'workers-mcp').join(', ')}`);
+console.log(`every runtime: the same ${[...digests][0]} on ${checks.map(([n]) => n).join(', ')}`);
