@@ -1,13 +1,17 @@
 // A browser page (bundled by esbuild for the `browser` condition): the check's
 // result goes into `window.result` and the page's title.
-import * as api from 'mcp-errors';
 import classify from './vectors/classify.json';
 import render from './vectors/render.json';
 import { check } from './check.mjs';
 
 try {
+  // Cold start: the package's import (the component fetched and compiled), `ready()` and a first call.
+  const started = performance.now();
+  const api = await import('mcp-errors');
   await api.ready();
-  window.result = check(api, classify.cases, render.cases);
+  api.classifyJson('{"status":503}');
+  const coldMs = performance.now() - started;
+  window.result = { ...check(api, classify.cases, render.cases), coldMs };
 } catch (e) {
   window.result = { cases: 0, failures: [String(e)], digest: '' };
 }

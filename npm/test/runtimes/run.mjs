@@ -238,7 +238,8 @@ if (results['workers-mcp']) console.log(`workers-mcp: ${results['workers-mcp'].t
 if (results.playground) console.log(`playground: an error typed in, ${results.playground.cells} renders read back in Chromium (target/playground.png)`);
 const checks = Object.entries(results).filter(([name]) => name !== 'workers-mcp' && name !== 'playground');
 for (const [name, r] of checks) {
-  console.log(`${name}: ${r.cases} cases, ${r.failures.length} failures, digest ${r.digest} (${Math.round(timings[name])} ms)`);
+  const cold = r.coldMs === undefined ? '' : `, cold start ${r.coldMs.toFixed(1)} ms`;
+  console.log(`${name}: ${r.cases} cases, ${r.failures.length} failures, digest ${r.digest} (${Math.round(timings[name])} ms in all${cold})`);
   for (const f of r.failures.slice(0, 5)) failures.push(`${name}: ${f}`);
   if (r.cases < 500) failures.push(`${name}: only ${r.cases} cases`);
   digests.add(r.digest);
