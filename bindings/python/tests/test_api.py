@@ -5,6 +5,7 @@ A change of public API is deliberate: this test fails until the report is update
 
 import enum
 import inspect
+import importlib
 import os
 from pathlib import Path
 
@@ -41,6 +42,10 @@ def test_the_public_surface_is_the_checked_in_api_report():
     lines: list[str] = []
     for name in sorted(mcp_errors.__all__):
         lines += _describe(name, getattr(mcp_errors, name))
+    # The FastMCP middleware's module (imported only by FastMCP users).
+    fastmcp_module = importlib.import_module("mcp_errors.fastmcp")
+    for name in sorted(fastmcp_module.__all__):
+        lines += _describe(f"fastmcp.{name}", getattr(fastmcp_module, name))
     report = "\n".join(lines) + "\n"
     if os.environ.get("MCP_ERRORS_UPDATE_API") == "1":
         REPORT.write_text(report)

@@ -11,7 +11,7 @@ other host.
     server = MCPServer("weather")
 
     @server.tool()
-    @tool_errors(tool="forecast")
+    @tool_errors("forecast")
     async def forecast(city: str) -> str:
         if city == "Atlantis":
             raise ToolError(f"No city named {city}", code="NOT_FOUND")
@@ -44,6 +44,7 @@ __all__ = [
     "ToolError",
     "classify",
     "classify_json",
+    "install",
     "render",
     "render_json",
     "schema",
@@ -312,53 +313,74 @@ def _result_from_raw(raw: str, as_dict: bool, options: dict[str, Any]) -> Any:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _error_result(
+    exc: BaseException,
+    tool_name: str | None,
+    hints: Mapping[str, Any] | None,
+    logger: Callable[[dict[str, Any]], None] | None | Literal[False],
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A failure of tool `tool_name` → its error result (a dict), with the log record (never
+    masked, same error id and time) sent to `logger`. Never raises: the wrappers' error path."""
+    error_id = options.get("error_id") or os.urandom(4).hex()
+    opts = {**options, "tool_name": tool_name or options.get("tool_name"), "error_id": error_id}
+    # One time for the log record and the result, as one error id.
+    opts["now"] = _time(opts.get("now", True))
+    try:
+        # Converted once, for both the log record and the result.
+        raw = _raw_text(exc, opts["tool_name"], hints)
+    except Exception as e:  # the error path never raises
+        return fallback_result(e, opts.get("spec"))
+    result_options = {"mask": True, **opts}
+    if logger is False:
+        return _result_from_raw(raw, True, result_options)  # type: ignore[no-any-return]
+    # Classified once: the log record and the result come from one normalized error.
+    for attempt in range(2):
+        try:
+            record_text, result_text = ENGINE.call("classify-render-with-log-json", raw, _options(**result_options))
+            break
+        except Exception as e:  # the error path never raises
+            if attempt == 0 and isinstance(e, McpErrorsError) and e.kind == "trap":
+                continue
+            return fallback_result(e, opts.get("spec"))
+    try:
+        record = json.loads(record_text)
+        if logger is None:
+            import logging
+
+            logging.getLogger("mcp_errors").error(json.dumps(record, ensure_ascii=False))
+        else:
+            logger(record)
+    except Exception:
+        pass  # logging never breaks the error path
+    return json.loads(result_text)  # type: ignore[no-any-return]
+
+
 def tool_errors(
-    tool: str | None = None,
+    tool_name: str | None = None,
     *,
     hints: Mapping[str, Any] | None = None,
     logger: Callable[[dict[str, Any]], None] | None | Literal[False] = None,
+    tool: str | None = None,
     **options: Any,
 ) -> Callable[[F], F]:
     """Decorate a tool (sync or async) of the `mcp` SDK's servers: anything it raises becomes
     a normalized error result, and a log record (never masked) with the same error id goes to
-    `logger` (default: the `mcp_errors` logging logger, at ERROR). The signature is kept, so
-    the server still derives the tool's input schema from it."""
+    `logger` (default: the `mcp_errors` logging logger, at ERROR). The tool's name defaults to
+    the function's. The signature is kept, so the server still derives the tool's input
+    schema from it. (`tool=` is the old spelling of `tool_name=`, deprecated.)"""
+    if tool is not None:
+        import warnings
 
-    def handle(exc: BaseException) -> Any:
-        error_id = options.get("error_id") or os.urandom(4).hex()
-        opts = {**options, "tool_name": tool or options.get("tool_name"), "error_id": error_id}
-        # One time for the log record and the result, as one error id.
-        opts["now"] = _time(opts.get("now", True))
-        try:
-            # Converted once, for both the log record and the result.
-            raw = _raw_text(exc, opts["tool_name"], hints)
-        except Exception as e:  # the error path never raises
-            return _as_sdk_result(fallback_result(e, opts.get("spec")), False)
-        result_options = {"mask": True, **opts}
-        if logger is False:
-            return _result_from_raw(raw, False, result_options)
-        # Classified once: the log record and the result come from one normalized error.
-        for attempt in range(2):
-            try:
-                record_text, result_text = ENGINE.call("classify-render-with-log-json", raw, _options(**result_options))
-                break
-            except Exception as e:  # the error path never raises
-                if attempt == 0 and isinstance(e, McpErrorsError) and e.kind == "trap":
-                    continue
-                return _as_sdk_result(fallback_result(e, opts.get("spec")), False)
-        try:
-            record = json.loads(record_text)
-            if logger is None:
-                import logging
-
-                logging.getLogger("mcp_errors").error(json.dumps(record, ensure_ascii=False))
-            else:
-                logger(record)
-        except Exception:
-            pass  # logging never breaks the error path
-        return _as_sdk_result(json.loads(result_text), False)
+        warnings.warn("tool_errors(tool=…) is deprecated: use tool_name=…", DeprecationWarning, stacklevel=2)
+        tool_name = tool_name or tool
 
     def decorate(fn: F) -> F:
+        name = tool_name or options.get("tool_name") or getattr(fn, "__name__", None)
+
+        def handle(exc: BaseException) -> Any:
+            return _as_sdk_result(_error_result(exc, name, hints, logger, options), False)
+
         if inspect.iscoroutinefunction(fn):
 
             @functools.wraps(fn)
@@ -380,6 +402,42 @@ def tool_errors(
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _is_protocol_error(exc: BaseException) -> bool:
+    """The SDKs' `MCPError` / `McpError`: a JSON-RPC error, passed on as one."""
+    return any(c.__name__ in ("MCPError", "McpError") for c in type(exc).__mro__)
+
+
+def install(
+    server: Any,
+    *,
+    hints: Mapping[str, Any] | None = None,
+    logger: Callable[[dict[str, Any]], None] | None | Literal[False] = None,
+    tools: Mapping[str, Mapping[str, Any]] | None = None,
+    **options: Any,
+) -> Any:
+    """Server-wide, for the `mcp` SDK's `MCPServer` (tools registered before or after): any
+    tool's failure becomes the error result these options describe, named after the tool the
+    request called, with a log record as in `tool_errors`. `tools` maps a tool's name to its
+    own options, on top of these. A protocol error (`MCPError`) stays one. Returns `server`.
+
+        server = install(MCPServer("weather"), profile="tool-error-v1")
+    """
+    call_tool = server.call_tool
+    overrides = dict(tools or {})
+
+    async def call_tool_with_errors(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await call_tool(name, arguments, context)
+        except Exception as exc:
+            if _is_protocol_error(exc):
+                raise
+            per_tool = {**options, **overrides.get(name, {})}
+            return _as_sdk_result(_error_result(exc, name, hints, logger, per_tool), False)
+
+    server.call_tool = call_tool_with_errors
+    return server
 
 
 def taxonomy() -> list[dict[str, Any]]:

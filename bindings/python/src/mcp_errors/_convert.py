@@ -121,10 +121,46 @@ def _response(resp: Any, depth: int, seen: set[int]) -> dict[str, Any]:
 
 _TOOL_ERROR_FIELDS = ("code", "app_code", "app_type", "details", "suggestions", "retryable")
 
+# MCP frameworks' own exceptions, by (module, class) anywhere in the exception's MRO.
+# Deliberate: the framework's "the model may read this" error, read as `expected`.
+_DELIBERATE = {
+    ("fastmcp.exceptions", "ToolError"),  # FastMCP 2-4
+    ("mcp.server.mcpserver.exceptions", "ToolError"),  # the mcp SDK's MCPServer
+    ("mcp.server.fastmcp.exceptions", "ToolError"),  # the mcp SDK 1.x's FastMCP
+}
+# Wrappers a framework puts around a tool's own exception (its `__cause__`): the message
+# they start with, and whether the framework calls that failure anticipated. The cause is
+# what failed, and is read instead. The first class in the MRO that is listed decides.
+_WRAPPERS = {
+    ("fastmcp.exceptions", "ToolError"): ("Error calling tool ", False),
+    ("mcp.server.mcpserver.exceptions", "UnexpectedToolError"): ("Error executing tool ", False),
+    ("mcp.server.mcpserver.exceptions", "ToolError"): ("Error executing tool ", True),
+}
+# Framework bookkeeping on its exceptions, never copied into the raw error.
+_FRAMEWORK_ATTRIBUTES = {"log_level"}
+
+
+def _kinds(e: BaseException) -> set[tuple[str, str]]:
+    return {(c.__module__, c.__qualname__) for c in type(e).__mro__}
+
+
+def _unwrapped(e: BaseException) -> tuple[BaseException, bool]:
+    """The tool's own exception inside a framework's wrappers (else `e`), and whether a
+    wrapper called it anticipated."""
+    anticipated = False
+    while e.__cause__ is not None:
+        wrapper = next((_WRAPPERS[k] for c in type(e).__mro__ if (k := (c.__module__, c.__qualname__)) in _WRAPPERS), None)
+        if wrapper is None or not str(e).startswith(wrapper[0]):
+            break
+        anticipated = anticipated or wrapper[1]
+        e = e.__cause__
+    return e, anticipated
+
 
 def _raw(e: Any, depth: int, seen: set[int]) -> Any:
     if not isinstance(e, BaseException):
         return _plain(e, depth, seen)
+    e, anticipated = _unwrapped(e)
     if id(e) in seen or depth > MAX_DEPTH:
         return {"message": "[circular or too deep]"}
     seen.add(id(e))
@@ -144,6 +180,8 @@ def _raw(e: Any, depth: int, seen: set[int]) -> Any:
                     out[key] = _plain(value, depth + 1, seen)
         else:
             out["message"] = _clip(_message(e))
+            if anticipated or _kinds(e) & _DELIBERATE:
+                out["expected"] = True
         if isinstance(e, OSError):
             if e.errno is not None:
                 out["errno"] = e.errno
@@ -179,6 +217,8 @@ def _raw(e: Any, depth: int, seen: set[int]) -> Any:
         # Extra attributes an author attached (never private ones or the traceback).
         for key, value in list(getattr(e, "__dict__", {}).items())[:MAX_ITEMS]:
             if key.startswith("_") or key in out or key in NEVER_COPIED or key in ("args", "response", "message"):
+                continue
+            if key in _FRAMEWORK_ATTRIBUTES:
                 continue
             if isinstance(e, ToolError) and key in _TOOL_ERROR_FIELDS:  # unset ones: not copied
                 continue

@@ -1,0 +1,172 @@
+"""One line per server: FastMCP's middleware and `install` for the `mcp` SDK's MCPServer, each
+with its own real client; the frameworks' own errors honoured; one name for the tool."""
+
+import asyncio
+import json
+import warnings
+
+import pytest
+from fastmcp import Client as FastMCPClient
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError as FastMCPToolError
+from mcp.client.client import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
+
+from mcp_errors import install, to_raw_error, tool_errors
+from mcp_errors.fastmcp import ErrorMiddleware
+
+NOW = "2025-10-27T14:32:15Z"
+
+
+def _json(result) -> dict:
+    """The JSON block of a result (format json or both)."""
+    texts = [c.text for c in result.content if c.text.startswith("{")]
+    assert texts, result
+    return json.loads(texts[-1])
+
+
+def _fastmcp(mask_error_details: bool | None, logs: list) -> FastMCP:
+    mcp = FastMCP("weather", mask_error_details=mask_error_details)
+    mcp.add_middleware(
+        ErrorMiddleware(
+            profile="mcp-tool-error",
+            format="json",
+            now=NOW,
+            logger=logs.append,
+            tools={"forecast": {"profile": "tool-error-v1", "format": "both"}},
+        )
+    )
+
+    @mcp.tool
+    def crash(city: str) -> str:
+        raise KeyError(f"secret-internal-{city}")
+
+    @mcp.tool
+    def forecast(city: str) -> str:
+        raise FastMCPToolError(f"No city named {city}")
+
+    return mcp
+
+
+def _call_fastmcp(mcp: FastMCP, calls: list) -> list:
+    async def run():
+        async with FastMCPClient(mcp) as client:
+            return [await client.call_tool(name, args, raise_on_error=False) for name, args in calls]
+
+    return asyncio.run(run())
+
+
+def test_fastmcp_middleware_covers_every_tool_with_per_tool_options():
+    logs: list = []
+    mcp = _fastmcp(True, logs)
+
+    @mcp.tool  # registered after the middleware: covered too
+    def late(n: int) -> str:
+        raise TimeoutError("upstream took too long")
+
+    crash, forecast, late_result = _call_fastmcp(
+        mcp, [("crash", {"city": "x"}), ("forecast", {"city": "Atlantis"}), ("late", {"n": 1})]
+    )
+    # The server's own setting (mask_error_details=True) masks the unexpected error.
+    assert crash.is_error
+    body = _json(crash)
+    assert body["code"] == "INTERNAL_ERROR" and "secret-internal" not in json.dumps(body)
+    # FastMCP's ToolError is deliberate: shown, per-tool profile, no log_level in details.
+    assert forecast.is_error
+    v1 = _json(forecast)
+    assert v1["kind"] == "toolError:v1" and v1["message"] == "No city named Atlantis"
+    assert "log_level" not in json.dumps(v1)
+    assert [c.type for c in forecast.content] == ["text", "text"]  # format both
+    # A timeout, read through FastMCP's wrapper ("Error calling tool 'late': …").
+    late_body = _json(late_result)
+    assert late_body["code"] == "TIMEOUT" and late_body["retriable"] is True
+    # One log record per failure, named after the tool called, never masked.
+    assert [r["tool"] for r in logs] == ["crash", "forecast", "late"]
+    assert "secret-internal-x" in json.dumps(logs[0])
+
+
+def test_fastmcp_middleware_follows_mask_error_details_unless_told():
+    logs: list = []
+    (crash,) = _call_fastmcp(_fastmcp(False, logs), [("crash", {"city": "y"})])
+    assert "secret-internal-y" in _json(crash)["message"]
+
+
+def test_fastmcp_tool_error_is_read_as_expected_without_framework_attributes():
+    raw = to_raw_error(FastMCPToolError("No city named Atlantis"))
+    assert raw["expected"] is True and "log_level" not in raw
+    try:
+        try:
+            raise ValueError("bad value")
+        except ValueError as inner:
+            raise FastMCPToolError("Error calling tool 'crash': bad value") from inner
+    except FastMCPToolError as wrapper:
+        assert to_raw_error(wrapper) == {"name": "ValueError", "message": "bad value"}
+
+
+def _mcpserver(logs: list) -> MCPServer:
+    server = MCPServer("weather")
+
+    @server.tool()
+    def crash(city: str) -> str:
+        raise KeyError(f"secret-internal-{city}")
+
+    install(server, profile="rpc-envelope", format="json", now=NOW, logger=logs.append,
+            tools={"forecast": {"profile": "text", "format": "markdown"}})
+
+    @server.tool()  # registered after install: covered too
+    def forecast(city: str) -> str:
+        raise SDKToolError(f"No city named {city}")
+
+    return server
+
+
+def test_install_covers_an_mcpserver_with_its_real_client():
+    logs: list = []
+
+    async def run():
+        async with Client(_mcpserver(logs)) as client:
+            return [await client.call_tool(n, a) for n, a in [("crash", {"city": "z"}), ("forecast", {"city": "Atlantis"})]]
+
+    crash, forecast = asyncio.run(run())
+    # The SDK's UnexpectedToolError is looked through; masked by default.
+    assert crash.is_error
+    envelope = _json(crash)
+    assert envelope["success"] is False and envelope["tool_name"] == "crash"
+    assert "secret-internal" not in json.dumps(envelope)
+    # The SDK's ToolError is deliberate: its message is shown.
+    assert forecast.is_error
+    text = forecast.content[0].text
+    assert text.startswith("Error: No city named Atlantis"), text
+    # Each log record in its tool's profile (rpc-envelope says tool_name), never masked.
+    assert [r.get("tool", r.get("tool_name")) for r in logs] == ["crash", "forecast"]
+    assert "secret-internal-z" in json.dumps(logs[0])
+
+
+def test_one_name_for_the_tool_and_the_old_spelling_still_works():
+    @tool_errors(logger=False, profile="mcp-tool-error", format="json")
+    def lookup(q: str) -> str:
+        raise ValueError("nope")
+
+    assert _json(lookup("x"))["code"] == "BAD_REQUEST"  # seed 001's name for INVALID_ARGUMENT
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        @tool_errors(tool="legacy", logger=False)
+        def legacy() -> str:
+            raise ValueError("old")
+
+    assert any(issubclass(w.category, DeprecationWarning) for w in caught)
+    assert legacy().is_error
+
+
+@pytest.mark.parametrize("name", ["lookup"])
+def test_the_decorator_names_the_tool_after_the_function(name):
+    logs: list = []
+
+    @tool_errors(logger=logs.append)
+    def lookup(q: str) -> str:
+        raise ValueError("nope")
+
+    lookup("x")
+    assert logs[0]["tool"] == name
