@@ -49,6 +49,21 @@ export interface WithErrorsOptions extends RenderOptions {
  * normalized error result, with a log record (never masked) sharing the result's error id.
  */
 export declare function withErrors<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>, options?: WithErrorsOptions): (...args: A) => Promise<R | CallToolResult>;
+export interface ServerErrorsOptions extends WithErrorsOptions {
+    /** Each tool's own options, by tool name, on top of the others. */
+    tools?: Record<string, WithErrorsOptions>;
+}
+/**
+ * Server-wide: apply `withErrors` to every tool of an `McpServer`, registered before this call
+ * or after it, each named after itself, with `options` and its own `tools[name]` on top. For
+ * `@modelcontextprotocol/sdk` 1.x's `McpServer` and `@modelcontextprotocol/server` 2.x's.
+ * Returns the server.
+ *
+ * ```ts
+ * const server = withServerErrors(new McpServer({ name: 'weather', version: '1.0.0' }), { profile: 'tool-error-v1' });
+ * ```
+ */
+export declare function withServerErrors<S extends object>(server: S, options?: ServerErrorsOptions): S;
 /** The taxonomy: one row per canonical code. */
 export declare function taxonomy(): CodeInfo[];
 /** The JSON Schema of a profile's error object (as seed 001 exports its zod schema). */

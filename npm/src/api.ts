@@ -261,6 +261,51 @@ export function withErrors<A extends unknown[], R>(
   };
 }
 
+export interface ServerErrorsOptions extends WithErrorsOptions {
+  /** Each tool's own options, by tool name, on top of the others. */
+  tools?: Record<string, WithErrorsOptions>;
+}
+
+/** What `withServerErrors` reaches in an `McpServer` (the v1 SDK's and the v2 server package's
+ * alike): its registered tools, each with its callback and `update`, and the one method every
+ * registration goes through, whose last argument is the callback. */
+interface McpServerInternals {
+  _registeredTools?: Record<string, { handler?: unknown; update?: (u: { callback: unknown }) => void }>;
+  _createRegisteredTool?: (...args: unknown[]) => unknown;
+}
+
+/**
+ * Server-wide: apply `withErrors` to every tool of an `McpServer`, registered before this call
+ * or after it, each named after itself, with `options` and its own `tools[name]` on top. For
+ * `@modelcontextprotocol/sdk` 1.x's `McpServer` and `@modelcontextprotocol/server` 2.x's.
+ * Returns the server.
+ *
+ * ```ts
+ * const server = withServerErrors(new McpServer({ name: 'weather', version: '1.0.0' }), { profile: 'tool-error-v1' });
+ * ```
+ */
+export function withServerErrors<S extends object>(server: S, options: ServerErrorsOptions = {}): S {
+  const { tools = {}, ...common } = options;
+  const s = server as S & McpServerInternals;
+  if (typeof s._createRegisteredTool !== 'function' || typeof s._registeredTools !== 'object') {
+    throw new McpErrorsError('invalid_option', 'withServerErrors: not an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x');
+  }
+  const wrap = (name: string, callback: unknown): unknown => (typeof callback === 'function'
+    ? withErrors(callback as (...args: unknown[]) => unknown, { ...common, ...tools[name], toolName: tools[name]?.toolName ?? common.toolName ?? name })
+    : callback);
+  // Tools registered before: their callbacks swapped through the tools' own `update`.
+  for (const [name, tool] of Object.entries(s._registeredTools)) {
+    tool.update?.({ callback: wrap(name, tool.handler) });
+  }
+  // Tools registered after: every registration passes through here, the callback last.
+  const create = s._createRegisteredTool.bind(server);
+  s._createRegisteredTool = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args.length > 1) args[args.length - 1] = wrap(args[0], args[args.length - 1]);
+    return create(...args);
+  };
+  return server;
+}
+
 /** The default log: one JSON line on stderr (Node, Bun, Deno), else `console.error`
  * (Workers, browsers). */
 function defaultLog(record: Record<string, unknown>): void {

@@ -39,6 +39,10 @@ export class ToolError extends Error {
   }
 }
 
+/** Error classes MCP frameworks ask their users to throw for errors the model should read:
+ * FastMCP for TypeScript's `UserError` (punkpeye/fastmcp, src/FastMCP.ts). */
+const USER_ERROR_NAMES = new Set(['UserError']);
+
 /** Properties not copied as they are: never (`NEVER_COPIED`), or converted on their own. */
 const SKIP = new Set<string>([...NEVER_COPIED, 'toJSON', 'response', 'cause', 'errors']);
 
@@ -162,6 +166,8 @@ function rawObject(e: object, depth: number, seen: object[]): Record<string, unk
   if (!('code' in out) && typeof (e as { code?: unknown }).code === 'number' && (e as { code: number }).code !== 0) {
     out.code = (e as { code: number }).code;
   }
+  // The "user error" classes of TypeScript MCP frameworks: errors meant for the model to read.
+  if (USER_ERROR_NAMES.has((e as Error).name) && !('expected' in out)) out.expected = true;
   if (e instanceof ToolError) {
     delete out.appCode;
     delete out.appType;
