@@ -238,7 +238,8 @@ export function withErrors<A extends unknown[], R>(
         return fallbackResult(e, opts);
       }
       const resultOpts: RenderOptions = { mask: true, ...opts };
-      if (log === false) return resultFromRaw(raw, resultOpts);
+      const span = activeSpan();
+      if (log === false && span === undefined) return resultFromRaw(raw, resultOpts);
       // Classified once: the log record and the result come from one normalized error.
       let pair: [string, string];
       for (let attempt = 0; ; attempt += 1) {
@@ -252,13 +253,60 @@ export function withErrors<A extends unknown[], R>(
       }
       try {
         const record = JSON.parse(pair[0]) as Record<string, unknown>;
-        (log ?? defaultLog)(record);
+        if (span !== undefined) annotateSpan(span, record, err);
+        if (log !== false) (log ?? defaultLog)(record);
       } catch {
-        // Logging must never break the error path.
+        // Logging and tracing must never break the error path.
       }
       return JSON.parse(pair[1]) as CallToolResult;
     }
   };
+}
+
+/** The part of an OpenTelemetry span this package uses. */
+interface OtelSpan {
+  isRecording(): boolean;
+  spanContext(): { traceId: string; spanId: string };
+  setStatus(status: { code: number; message?: string }): unknown;
+  setAttribute(key: string, value: string): unknown;
+  addEvent(name: string, attributes: Record<string, string>): unknown;
+}
+
+/** The active OpenTelemetry span, when the application runs OpenTelemetry: read through the
+ * API's global registration (`@opentelemetry/api` 1.x keeps its context manager under
+ * `Symbol.for('opentelemetry.js.api.1')`, the active span under the context key
+ * `Symbol.for('OpenTelemetry Context Key SPAN')`), so this package needs no dependency on it and
+ * every runtime's build stays free of it. */
+function activeSpan(): OtelSpan | undefined {
+  try {
+    const api = (globalThis as Record<symbol, { context?: { active?: () => { getValue?: (k: symbol) => unknown } } } | undefined>)[
+      Symbol.for('opentelemetry.js.api.1')];
+    const span = api?.context?.active?.()?.getValue?.(Symbol.for('OpenTelemetry Context Key SPAN')) as OtelSpan | undefined;
+    return span !== undefined && typeof span.setStatus === 'function' && span.isRecording() ? span : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The failure on the active span (status ERROR, `error.type` the canonical code, an
+ * `exception` event with the redacted message, the MCP / GenAI tool attributes), and the span's
+ * ids on the log record. */
+function annotateSpan(span: OtelSpan, record: Record<string, unknown>, err: unknown): void {
+  const code = String(record.code ?? record.error_code ?? 'UNKNOWN');
+  const message = typeof record.message === 'string' ? record.message : code;
+  const tool = record.tool ?? record.tool_name;
+  span.setStatus({ code: 2, message });
+  span.setAttribute('error.type', code);
+  if (typeof tool === 'string') span.setAttribute('gen_ai.tool.name', tool);
+  span.setAttribute('gen_ai.operation.name', 'execute_tool');
+  span.setAttribute('mcp.method.name', 'tools/call');
+  span.addEvent('exception', {
+    'exception.type': err instanceof Error ? err.name : typeof err,
+    'exception.message': message,
+  });
+  const ids = span.spanContext();
+  record.trace_id = ids.traceId;
+  record.span_id = ids.spanId;
 }
 
 export interface ServerErrorsOptions extends WithErrorsOptions {

@@ -332,7 +332,8 @@ def _error_result(
     except Exception as e:  # the error path never raises
         return fallback_result(e, opts.get("spec"))
     result_options = {"mask": True, **opts}
-    if logger is False:
+    span = _active_span()
+    if logger is False and span is None:
         return _result_from_raw(raw, True, result_options)  # type: ignore[no-any-return]
     # Classified once: the log record and the result come from one normalized error.
     for attempt in range(2):
@@ -345,15 +346,52 @@ def _error_result(
             return fallback_result(e, opts.get("spec"))
     try:
         record = json.loads(record_text)
+        if span is not None:
+            _annotate_span(span, record, exc)
         if logger is None:
             import logging
 
             logging.getLogger("mcp_errors").error(json.dumps(record, ensure_ascii=False))
-        else:
+        elif logger is not False:
             logger(record)
     except Exception:
-        pass  # logging never breaks the error path
+        pass  # logging and tracing never break the error path
     return json.loads(result_text)  # type: ignore[no-any-return]
+
+
+def _active_span() -> Any:
+    """The current OpenTelemetry span when the application runs OpenTelemetry (optional: the
+    API is imported only here, on the error path) and it is recording; else None."""
+    try:
+        from opentelemetry import trace
+    except ImportError:
+        return None
+    try:
+        span = trace.get_current_span()
+        return span if span.is_recording() else None
+    except Exception:
+        return None
+
+
+def _annotate_span(span: Any, record: dict[str, Any], exc: BaseException) -> None:
+    """The failure on the span (status ERROR, `error.type` the canonical code, an `exception`
+    event with the redacted message, the MCP / GenAI tool attributes), and the span's ids on
+    the log record."""
+    from opentelemetry.trace import Status, StatusCode
+
+    code = str(record.get("code") or record.get("error_code") or "UNKNOWN")
+    message = record.get("message") if isinstance(record.get("message"), str) else code
+    tool = record.get("tool") or record.get("tool_name")
+    span.set_status(Status(StatusCode.ERROR, message))
+    span.set_attribute("error.type", code)
+    if isinstance(tool, str):
+        span.set_attribute("gen_ai.tool.name", tool)
+    span.set_attribute("gen_ai.operation.name", "execute_tool")
+    span.set_attribute("mcp.method.name", "tools/call")
+    span.add_event("exception", {"exception.type": type(exc).__qualname__, "exception.message": message})
+    ctx = span.get_span_context()
+    record["trace_id"] = format(ctx.trace_id, "032x")
+    record["span_id"] = format(ctx.span_id, "016x")
 
 
 def tool_errors(
