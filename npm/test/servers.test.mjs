@@ -7,8 +7,14 @@ import { z as z4 } from 'zod/v4';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer as McpServerV2, InMemoryTransport as InMemoryV2, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { WebStandardStreamableHTTPServerTransport as HttpServerV1 } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { StreamableHTTPClientTransport as HttpClientV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  McpServer as McpServerV2, InMemoryTransport as InMemoryV2, ProtocolError, ProtocolErrorCode,
+  WebStandardStreamableHTTPServerTransport as HttpServerV2,
+} from '@modelcontextprotocol/server';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
+import { createServer } from 'node:http';
 import { toRawError, ToolError, withServerErrors } from '../dist/index.js';
 
 const NOW = '2025-10-27T14:32:15Z';
@@ -67,6 +73,43 @@ for (const [generation, McpServer, Client, InMemory, z] of [
     // One log record per failure, named after its tool, never masked.
     assert.deepEqual(records.map((x) => x.tool), ['crash', 'weather', 'user_error']);
     assert.match(JSON.stringify(records[0]), /Atlantis-secret/);
+  });
+}
+
+/** A stateless Streamable HTTP endpoint on loopback: per request, a fresh server (built with
+ * `withServerErrors`) on the SDK's web-standard transport, bridged from Node's http. */
+async function serveHttp(makeServer, Transport) {
+  const http = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method, headers: req.headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
+    const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await makeServer().connect(transport);
+    const response = await transport.handleRequest(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise((r) => http.listen(0, '127.0.0.1', r));
+  return http;
+}
+
+for (const [generation, McpServer, Client, HttpServer, HttpClient, z] of [
+  ['v1', McpServerV1, ClientV1, HttpServerV1, HttpClientV1, z3],
+  ['v2', McpServerV2, ClientV2, HttpServerV2, HttpClientV2, z4],
+]) {
+  test(`withServerErrors, ${generation}, over Streamable HTTP with the real client`, async (t) => {
+    const records = [];
+    const http = await serveHttp(() => build(McpServer, z, records), HttpServer);
+    t.after(() => http.close());
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new HttpClient(new URL(`http://127.0.0.1:${http.address().port}/mcp`)));
+    const weather = await client.callTool({ name: 'weather', arguments: { city: 'Atlantis' } });
+    await client.close();
+    assert.equal(weather.isError, true);
+    assert.equal(json(weather).kind, 'toolError:v1');
+    assert.deepEqual(records.map((x) => x.tool), ['weather']);
   });
 }
 
