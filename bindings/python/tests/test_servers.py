@@ -226,3 +226,16 @@ def test_install_over_streamable_http():
     assert crash.is_error
     assert _json(crash)["tool_name"] == "crash"
     assert "secret-internal" not in json.dumps(_json(crash))
+
+
+def test_fastmcp_public_exceptions_get_their_codes():
+    from fastmcp import exceptions as fx
+
+    from mcp_errors import ErrorCode, classify
+
+    assert classify(fx.NotFoundError("Unknown tool: 'x'")).code is ErrorCode.NOT_FOUND
+    assert classify(fx.AuthorizationError("Authorization failed for tool 'x': missing context")).code is ErrorCode.PERMISSION_DENIED
+    assert classify(fx.DisabledError("Tool 'x' is disabled")).code is ErrorCode.FAILED_PRECONDITION
+    assert classify(fx.ValidationError("bad return value")).code is ErrorCode.INVALID_ARGUMENT
+    # log_level is FastMCP's bookkeeping, never a detail.
+    assert "log_level" not in json.dumps(classify(fx.ValidationError("bad")).to_dict())
