@@ -483,10 +483,16 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
     let bare = cx.body.is_none() && cx.headers.is_empty();
     let mut done = [0u64; BUILTIN_WORDS];
     let mut run = |anchor: &str, value: Option<&Value<'_>>, f: &mut dyn FnMut(Hit<'_>)| {
-        if ANCHOR_BITS & crate::input::key_bit(anchor) == 0 {
+        let bit = crate::input::key_bit(anchor);
+        if ANCHOR_BITS & bit == 0 {
             return;
         }
-        let Some(a) = ANCHORS.iter().find(|a| crate::text::same(a.member, anchor)) else {
+        // The anchor its bit names, checked; the few bits two anchors share are searched.
+        let a = match ANCHOR_BY_BIT[bit.trailing_zeros() as usize] {
+            SHARED_BIT => ANCHORS.iter().find(|a| crate::text::same(a.member, anchor)),
+            i => Some(&ANCHORS[usize::from(i)]).filter(|a| crate::text::same(a.member, anchor)),
+        };
+        let Some(a) = a else {
             return;
         };
         let mut active: u64 = u64::MAX >> (64 - a.tables.len());
@@ -569,9 +575,38 @@ const ANCHOR_BITS: u64 = {
     bits
 };
 
+/// In [`ANCHOR_BY_BIT`]: two anchors share the bit.
+const SHARED_BIT: u8 = u8::MAX;
+
+/// Each key bit's anchor (its index in `ANCHORS`, which `ANCHOR_NAMES` follows), or
+/// [`SHARED_BIT`]; a bit no anchor has is never looked up (`ANCHOR_BITS`).
+const ANCHOR_BY_BIT: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut seen = 0u64;
+    let mut i = 0;
+    while i < ANCHOR_NAMES.len() {
+        let bit = crate::input::key_bit(ANCHOR_NAMES[i]);
+        let at = bit.trailing_zeros() as usize;
+        table[at] = if seen & bit != 0 { SHARED_BIT } else { i as u8 };
+        seen |= bit;
+        i += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_anchor_is_found_by_its_bit() {
+        assert!(ANCHOR_NAMES.len() < usize::from(SHARED_BIT));
+        for (i, name) in ANCHOR_NAMES.iter().enumerate() {
+            assert_eq!(ANCHORS[i].member, *name);
+            let by_bit = ANCHOR_BY_BIT[crate::input::key_bit(name).trailing_zeros() as usize];
+            assert!(by_bit == SHARED_BIT || usize::from(by_bit) == i, "{name}");
+        }
+    }
 
     fn shipped() -> Vec<form::File> {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
