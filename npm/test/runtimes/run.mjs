@@ -186,6 +186,25 @@ async function chromium() {
   });
 }
 
+/** Headless Chromium on the same page built by Vite (which follows the browser build's
+ * `new URL('./generated/mcp-errors.core.wasm', import.meta.url)` and emits the `.wasm`). */
+async function vite() {
+  const app = join(dir, 'vite-app');
+  mkdirSync(app, { recursive: true });
+  for (const file of ['page.mjs', 'check.mjs']) copyFileSync(join(dir, file), join(app, file));
+  mkdirSync(join(app, 'vectors'), { recursive: true });
+  for (const file of ['classify.json', 'render.json']) copyFileSync(join(vectors, file), join(app, 'vectors', file));
+  writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><title>mcp-errors</title><script type="module" src="./page.mjs"></script>\n');
+  const built = spawnSync(bin('vite'), ['build', '--outDir', 'dist', '--emptyOutDir', '--logLevel', 'warn'], { cwd: app, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`vite build: ${built.stdout}${built.stderr}`);
+  const started = performance.now();
+  await inChromium(join(app, 'dist'), async (page) => {
+    await page.waitForFunction(() => document.title === 'done', null, { timeout: 60_000 });
+    timings.vite = performance.now() - started;
+    results.vite = await page.evaluate(() => window.result);
+  });
+}
+
 /** The playground (playground/, built by its build.mjs): an error typed in, its renders read
  * back; a screenshot goes to target/playground.png. */
 async function playground() {
@@ -231,6 +250,7 @@ await attempt('deno', () => program('deno', bin('deno'), ['run', '--allow-read',
 await attempt('workers', workers);
 await attempt('workers-mcp', workersMcp);
 await attempt('chromium', chromium);
+await attempt('vite', vite);
 await attempt('playground', playground);
 
 const digests = new Set();
