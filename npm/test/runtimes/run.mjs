@@ -186,24 +186,31 @@ async function chromium() {
   });
 }
 
-/** Headless Chromium on the same page built by Vite (which follows the browser build's
- * `new URL('./generated/mcp-errors.core.wasm', import.meta.url)` and emits the `.wasm`). */
-async function vite() {
-  const app = join(dir, 'vite-app');
-  mkdirSync(app, { recursive: true });
-  for (const file of ['page.mjs', 'check.mjs']) copyFileSync(join(dir, file), join(app, file));
+/** Headless Chromium on the same page built by another bundler, which follows the browser
+ * build's `new URL('./generated/mcp-errors.core.wasm', import.meta.url)` and emits the `.wasm`
+ * itself: Vite (an ES module page) and webpack 5 (a classic script). */
+async function bundled(name, command, args, script) {
+  const app = join(dir, `${name}-app`);
   mkdirSync(join(app, 'vectors'), { recursive: true });
+  for (const file of ['page.mjs', 'check.mjs']) copyFileSync(join(dir, file), join(app, file));
   for (const file of ['classify.json', 'render.json']) copyFileSync(join(vectors, file), join(app, 'vectors', file));
   writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><title>mcp-errors</title><script type="module" src="./page.mjs"></script>\n');
-  const built = spawnSync(bin('vite'), ['build', '--outDir', 'dist', '--emptyOutDir', '--logLevel', 'warn'], { cwd: app, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`vite build: ${built.stdout}${built.stderr}`);
+  const built = spawnSync(bin(command), args, { cwd: app, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`${command}: ${built.stdout}${built.stderr}`);
+  if (script !== undefined) writeFileSync(join(app, 'dist', 'index.html'), `<!doctype html><meta charset="utf-8"><title>mcp-errors</title>${script}\n`);
   const started = performance.now();
   await inChromium(join(app, 'dist'), async (page) => {
     await page.waitForFunction(() => document.title === 'done', null, { timeout: 60_000 });
-    timings.vite = performance.now() - started;
-    results.vite = await page.evaluate(() => window.result);
+    timings[name] = performance.now() - started;
+    results[name] = await page.evaluate(() => window.result);
   });
 }
+
+const vite = () => bundled('vite', 'vite', ['build', '--outDir', 'dist', '--emptyOutDir', '--logLevel', 'warn']);
+const webpack = () => bundled('webpack', 'webpack', [
+  '--mode', 'production', '--entry', './page.mjs', '--output-path', 'dist', '--output-filename', 'page.js',
+  '--target', 'web', '--stats', 'errors-only',
+], '<script src="page.js"></script>');
 
 /** The playground (playground/, built by its build.mjs): an error typed in, its renders read
  * back; a screenshot goes to target/playground.png. */
@@ -251,6 +258,7 @@ await attempt('workers', workers);
 await attempt('workers-mcp', workersMcp);
 await attempt('chromium', chromium);
 await attempt('vite', vite);
+await attempt('webpack', webpack);
 await attempt('playground', playground);
 
 const digests = new Set();
