@@ -1910,13 +1910,13 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
 fn status_by_reason(m: &str) -> Option<u16> {
     let b = m.as_bytes();
     let three = |i: usize| status_digits(b, i);
-    let mut i = 0;
-    while i + 3 < b.len() {
-        // A 4xx or 5xx status starts with 4 or 5: most bytes are passed here.
-        if !matches!(b[i], b'4' | b'5') {
-            i += 1;
-            continue;
+    let mut from = 0;
+    // A 4xx or 5xx status starts with 4 or 5: the bytes between are skipped a word at a time.
+    while let Some(i) = crate::text::find_4_or_5(b, from) {
+        if i + 3 >= b.len() {
+            break;
         }
+        from = i + 1;
         if let Some(n) = three(i) {
             let rest = &m[i + 3..];
             let rest = rest
@@ -1942,9 +1942,7 @@ fn status_by_reason(m: &str) -> Option<u16> {
                     return Some(n);
                 }
             }
-            i += 3;
-        } else {
-            i += 1;
+            from = i + 3;
         }
     }
     None

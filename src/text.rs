@@ -218,6 +218,17 @@ pub(crate) fn find_slash(s: &[u8]) -> Option<usize> {
     find_by_words(s, 0, flags, |c| c == b'/' || c == b'\\')
 }
 
+/// The first `4` or `5` from `from` (where an HTTP 4xx or 5xx status can start),
+/// eight bytes at a time.
+pub(crate) fn find_4_or_5(s: &[u8], from: usize) -> Option<usize> {
+    let flags = |x: u64| {
+        let y = x ^ (ONES * u64::from(b'4'));
+        let z = x ^ (ONES * u64::from(b'5'));
+        (y.wrapping_sub(ONES) & !y | z.wrapping_sub(ONES) & !z) & HIGH
+    };
+    find_by_words(s, from, flags, |c| c == b'4' || c == b'5')
+}
+
 /// The first byte from `from` that a JSON string cannot hold as it is: a
 /// quote, a backslash or a control byte (what the parser stops at and the
 /// writer escapes). Eight bytes at a time.
@@ -299,6 +310,14 @@ mod tests {
             prop_assert_eq!(find_byte(hay.as_bytes(), from, b), naive);
             let slash = hay.bytes().position(|c| c == b'/' || c == b'\\');
             prop_assert_eq!(find_slash(hay.as_bytes()), slash);
+        }
+
+        /// `find_4_or_5` is the naive scan, next to the digits and bytes around them.
+        #[test]
+        fn finds_each_4_and_5(hay in "[345a6\\x00\\x7fé]{0,40}", from in 0usize..41) {
+            let from = from.min(hay.len());
+            let naive = hay.as_bytes()[from..].iter().position(|&c| c == b'4' || c == b'5').map(|p| from + p);
+            prop_assert_eq!(find_4_or_5(hay.as_bytes(), from), naive);
         }
     }
 

@@ -383,21 +383,40 @@ struct Anchor {
 /// Whether a built-in table keyed at a member by `take` (`seed`:
 /// `form::filter_seed(member, take)`) may hold a key for the member's value
 /// `s`: a form `take` looks up has all its bits in the key filter.
-fn key_screen(seed: u32, take: Take, s: &str) -> bool {
-    let passes = |k: &str| {
-        form::filter_bits(form::key_hash(k.as_bytes()), seed)
-            .iter()
-            .all(|&b| KEY_FILTER[b / 64] >> (b % 64) & 1 != 0)
-    };
-    match take {
-        Take::Exact => passes(s),
-        Take::Name => {
-            let last = last_segment(s);
-            passes(s) || (last.len() < s.len() && passes(last))
+/// A value's key screens, with the hash of the whole value computed once for
+/// every take that needs it (`exact` and `name` both do).
+struct Screen<'s> {
+    s: &'s str,
+    full: Option<u32>,
+}
+
+impl Screen<'_> {
+    fn passes(&mut self, seed: u32, take: Take) -> bool {
+        let passes = |hash: u32| {
+            form::filter_bits(hash, seed)
+                .iter()
+                .all(|&b| KEY_FILTER[b / 64] >> (b % 64) & 1 != 0)
+        };
+        let s = self.s;
+        match take {
+            Take::Exact => passes(self.full()),
+            Take::Name => {
+                let last = last_segment(s);
+                passes(self.full())
+                    || (last.len() < s.len() && passes(form::key_hash(last.as_bytes())))
+            }
+            Take::FirstWord => passes(form::key_hash(first_word(s).as_bytes())),
+            Take::Prefix2 => s
+                .get(..2)
+                .is_some_and(|p| passes(form::key_hash(p.as_bytes()))),
+            Take::Phrase => true,
         }
-        Take::FirstWord => passes(first_word(s)),
-        Take::Prefix2 => s.get(..2).is_some_and(passes),
-        Take::Phrase => true,
+    }
+
+    fn full(&mut self) -> u32 {
+        *self
+            .full
+            .get_or_insert_with(|| form::key_hash(self.s.as_bytes()))
     }
 }
 
@@ -471,7 +490,7 @@ struct PhraseIndex {
 /// the built-ins anchored at one of the node's members (or at `body` /
 /// `headers` when the node has them), each once, then those anchored
 /// nowhere. A built-in keyed at members is passed over at once when the
-/// member's value cannot be one of its keys (`key_screen`); the phrase
+/// member's value cannot be one of its keys (`Screen`); the phrase
 /// tables at a member are searched together (`phrase_hits`): a call does
 /// not search every table for every value.
 pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit<'_>)) {
@@ -500,9 +519,10 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
         let mut phrases: Vec<(u16, u16)> = Vec::new();
         match &text {
             Some(s) => {
+                let mut hashes = Screen { s, full: None };
                 let mut screen = |list: &[(Take, u64, u32)]| {
                     for &(take, mask, seed) in list {
-                        if active & mask != 0 && !key_screen(seed, take, s) {
+                        if active & mask != 0 && !hashes.passes(seed, take) {
                             active &= !mask;
                         }
                     }
@@ -746,7 +766,11 @@ mod tests {
                                 _ => k.clone(),
                             };
                             assert!(
-                                key_screen(seed, take, &value),
+                                Screen {
+                                    s: &value,
+                                    full: None
+                                }
+                                .passes(seed, take),
                                 "{} at {}: {value:?} screened out",
                                 table.tag,
                                 a.member
