@@ -759,13 +759,7 @@ pub(crate) fn read_node(
         }
     }
     if let Some(Value::Array(issues)) = node.field("issues") {
-        g.push(
-            InvalidArgument,
-            VALIDATION,
-            depth,
-            ev(format_args!("zod issues")),
-        );
-        set_body_message(g, issues_summary(issues, "path", "message").as_deref());
+        validation_errors(issues, "path", "message", "zod issues", depth, &ev, g);
     }
     // pydantic's own `ValidationError.errors()`: [{"type", "loc", "msg"}, …].
     if let Some(Value::Array(items)) = node.field("errors") {
@@ -1529,14 +1523,28 @@ fn read_loc_msg(
         .iter()
         .any(|i| i.field("loc").is_some() && i.field("msg").is_some())
     {
-        g.push(
-            InvalidArgument,
-            VALIDATION,
-            depth,
-            ev(format_args!("{label}")),
-        );
-        set_body_message(g, issues_summary(items, "loc", "msg").as_deref());
+        validation_errors(items, "loc", "msg", label, depth, ev, g);
     }
+}
+
+/// A list of validation errors: INVALID_ARGUMENT, named by `label` in the
+/// evidence, and the one-line summary of the items as the message.
+fn validation_errors(
+    items: &[Value],
+    path_key: &str,
+    msg_key: &str,
+    label: &str,
+    depth: usize,
+    ev: &dyn Fn(std::fmt::Arguments<'_>) -> String,
+    g: &mut Gathered,
+) {
+    g.push(
+        InvalidArgument,
+        VALIDATION,
+        depth,
+        ev(format_args!("{label}")),
+    );
+    set_body_message(g, issues_summary(items, path_key, msg_key).as_deref());
 }
 
 /// "city: Required; body.date: Invalid date" from zod issues (`path`, `message`)
