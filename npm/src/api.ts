@@ -195,13 +195,21 @@ function rawText(err: unknown, toolName: string | undefined, hints: Hints | unde
 /** Render raw-error text as a tool result; never throws. A trap drops the instance, and one
  * retry runs on a fresh one. */
 function resultFromRaw(raw: string, opts: RenderOptions): CallToolResult {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return JSON.parse(renderJson(raw, opts)) as CallToolResult;
-    } catch (e) {
-      if (attempt === 0 && e instanceof McpErrorsError && e.kind === 'trap') continue;
-      return fallbackResult(e, opts);
-    }
+  try {
+    return JSON.parse(againAfterTrap(() => renderJson(raw, opts))) as CallToolResult;
+  } catch (e) {
+    return fallbackResult(e, opts);
+  }
+}
+
+/** A call into the component, made once more if it trapped (the trap dropped the instance, so
+ * the second runs on a fresh one); any other error, or a second trap, is thrown. */
+function againAfterTrap<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof McpErrorsError && e.kind === 'trap') return f();
+    throw e;
   }
 }
 
@@ -242,14 +250,10 @@ export function withErrors<A extends unknown[], R>(
       if (log === false && span === undefined) return resultFromRaw(raw, resultOpts);
       // Classified once: the log record and the result come from one normalized error.
       let pair: [string, string];
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          pair = call((api) => api.classifyRenderWithLog(raw, witOptions(resultOpts)));
-          break;
-        } catch (e) {
-          if (attempt === 0 && e instanceof McpErrorsError && e.kind === 'trap') continue;
-          return fallbackResult(e, resultOpts);
-        }
+      try {
+        pair = againAfterTrap(() => call((api) => api.classifyRenderWithLog(raw, witOptions(resultOpts))));
+      } catch (e) {
+        return fallbackResult(e, resultOpts);
       }
       try {
         const record = JSON.parse(pair[0]) as Record<string, unknown>;

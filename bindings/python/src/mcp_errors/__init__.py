@@ -300,14 +300,21 @@ def _raw_text(exc: Any, tool_name: str | None, hints: Mapping[str, Any] | None) 
 def _result_from_raw(raw: str, as_dict: bool, options: dict[str, Any]) -> Any:
     """Render raw-error text as a tool result; never raises. A trap drops the thread's
     instance, and one retry runs on a fresh one."""
-    for attempt in range(2):
-        try:
-            return _as_sdk_result(json.loads(render_json(raw, **options)), as_dict)
-        except Exception as e:
-            if attempt == 0 and isinstance(e, McpErrorsError) and e.kind == "trap":
-                continue
-            return _as_sdk_result(fallback_result(e, options.get("spec")), as_dict)
-    raise AssertionError("unreachable")
+    try:
+        return _as_sdk_result(json.loads(_again_after_trap(lambda: render_json(raw, **options))), as_dict)
+    except Exception as e:
+        return _as_sdk_result(fallback_result(e, options.get("spec")), as_dict)
+
+
+def _again_after_trap(call: Callable[[], Any]) -> Any:
+    """A call into the component, made once more if it trapped (the trap dropped the thread's
+    instance, so the second runs on a fresh one); any other error, or a second trap, is raised."""
+    try:
+        return call()
+    except McpErrorsError as e:
+        if e.kind != "trap":
+            raise
+        return call()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -336,14 +343,12 @@ def _error_result(
     if logger is False and span is None:
         return _result_from_raw(raw, True, result_options)  # type: ignore[no-any-return]
     # Classified once: the log record and the result come from one normalized error.
-    for attempt in range(2):
-        try:
-            record_text, result_text = ENGINE.call("classify-render-with-log-json", raw, _options(**result_options))
-            break
-        except Exception as e:  # the error path never raises
-            if attempt == 0 and isinstance(e, McpErrorsError) and e.kind == "trap":
-                continue
-            return fallback_result(e, opts.get("spec"))
+    try:
+        record_text, result_text = _again_after_trap(
+            lambda: ENGINE.call("classify-render-with-log-json", raw, _options(**result_options))
+        )
+    except Exception as e:  # the error path never raises
+        return fallback_result(e, opts.get("spec"))
     try:
         record = json.loads(record_text)
         if span is not None:
