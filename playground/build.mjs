@@ -3,9 +3,9 @@
 // http://127.0.0.1:8000 (or $PORT). Run by `cargo xtask playground`, after the npm build.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveStatic } from './serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -34,16 +34,7 @@ execFileSync(join(root, 'npm', 'node_modules', '.bin', 'esbuild'), [
 console.error(`playground: built ${out}`);
 
 if (process.argv.includes('--serve')) {
-  const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
-  const server = createServer((req, res) => {
-    const path = join(out, new URL(req.url, 'http://x').pathname.replace(/\/$/, '/index.html'));
-    if (!path.startsWith(out) || !existsSync(path)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream' });
-    res.end(readFileSync(path));
-  });
   const port = Number(process.env.PORT ?? 8000);
-  server.listen(port, '127.0.0.1', () => console.log(`playground: http://127.0.0.1:${port}/ (Ctrl-C stops it)`));
+  await serveStatic(out, port);
+  console.log(`playground: http://127.0.0.1:${port}/ (Ctrl-C stops it)`);
 }

@@ -5,8 +5,8 @@
 //
 //   node npm/test/runtimes/run.mjs target/runtimes
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { serveStatic } from '../../../playground/serve.mjs';
 import { createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -127,19 +127,9 @@ async function workersMcp() {
   });
 }
 
-/** A static server for `root` on loopback; resolves to [server, base URL]. */
+/** A static server for `root` on loopback (the playground's); resolves to [server, base URL]. */
 async function serve(root) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
-  const server = createServer((req, res) => {
-    const path = join(root, new URL(req.url, 'http://x').pathname.replace(/\/$/, '/index.html'));
-    if (!path.startsWith(root) || !existsSync(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream' });
-    res.end(readFileSync(path));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const server = await serveStatic(root);
   return [server, `http://127.0.0.1:${server.address().port}/`];
 }
 
