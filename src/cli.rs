@@ -25,14 +25,18 @@ use crate::{
 pub const USAGE: &str = "\
 usage:
   mcp-errors classify [--now RFC3339] [--limits JSON] [--rules JSON]
+  mcp-errors parse [--now RFC3339] [--limits JSON] [--rules JSON]
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
                     [--extra-fields JSON] [--limits JSON] [--rules JSON] [--mask]
+                    [--tool-failure]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
 classify and render read raw errors as JSON lines on stdin and write one JSON
 line per input line to stdout. A bad line yields an {\"error\":…} line.
+parse reads tool results (a CallToolResult, a JSON-RPC response or error) and
+writes the canonical error, or null for a result that is not an error.
 --limits takes a JSON object such as {\"max_message_chars\":500}.
 --rules takes a JSON array of recognizer rules (see the README).
 
@@ -71,6 +75,7 @@ pub struct Command {
 #[derive(Debug, Clone)]
 enum Mode {
     Classify(ClassifyOptions),
+    Parse(ClassifyOptions),
     Render(RenderOptions),
 }
 
@@ -215,6 +220,9 @@ impl Command {
         }
         let result = match &self.mode {
             Mode::Classify(o) => classify_str(line, o).map(|n| n.to_json()),
+            Mode::Parse(o) => {
+                crate::parse_result_json(line, o).map(|n| n.unwrap_or_else(|| "null".into()))
+            }
             Mode::Render(o) => classify_render(line, o),
         };
         Some(match result {
@@ -240,7 +248,8 @@ impl Command {
     fn from_args(args: &[String]) -> Result<Command, String> {
         let (cmd, rest) = args.split_first().ok_or("missing command")?;
         let mode = match cmd.as_str() {
-            "classify" => Mode::Classify(classify_flags(rest)?),
+            "classify" => Mode::Classify(classify_flags(rest, CLASSIFY_FLAGS)?),
+            "parse" => Mode::Parse(classify_flags(rest, PARSE_FLAGS)?),
             "render" => Mode::Render(render_flags(rest)?),
             other => return Err(format!("unknown command {}", quoted(other))),
         };
@@ -257,6 +266,7 @@ impl Command {
 }
 
 const CLASSIFY_FLAGS: &str = "classify takes only --now, --limits and --rules";
+const PARSE_FLAGS: &str = "parse takes only --now, --limits and --rules";
 
 fn detail(err: Error) -> String {
     err.detail().to_string()
@@ -275,17 +285,18 @@ fn rules_flag(v: &str) -> Result<UserRules, String> {
     UserRules::from_value(&json_flag("--rules", v)?).map_err(detail)
 }
 
-fn classify_flags(rest: &[String]) -> Result<ClassifyOptions, String> {
+/// The flags of `classify` and `parse`; `usage` is the error for any other.
+fn classify_flags(rest: &[String], usage: &str) -> Result<ClassifyOptions, String> {
     let mut options = ClassifyOptions::default();
     for pair in rest.chunks(2) {
         let [flag, v] = pair else {
-            return Err(CLASSIFY_FLAGS.into());
+            return Err(usage.into());
         };
         match flag.as_str() {
             "--now" => options.now_ms = Some(parse_now(v).map_err(detail)?),
             "--limits" => options.limits = limits_flag(v)?,
             "--rules" => options.rules = rules_flag(v)?,
-            _ => return Err(CLASSIFY_FLAGS.into()),
+            _ => return Err(usage.into()),
         }
     }
     Ok(options)
@@ -314,8 +325,12 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
     let mut i = 0;
     while i < rest.len() {
         let flag = rest[i].as_str();
-        if flag == "--mask" {
-            opts.mask = true;
+        if flag == "--mask" || flag == "--tool-failure" {
+            if flag == "--mask" {
+                opts.mask = true;
+            } else {
+                opts.tool_failure = true;
+            }
             i += 1;
             continue;
         }

@@ -59,7 +59,7 @@ impl<'a> Map<'a> {
         Map::default()
     }
 
-    fn from_members(members: Vec<(Cow<'a, str>, Value<'a>)>) -> Self {
+    pub(crate) fn from_members(members: Vec<(Cow<'a, str>, Value<'a>)>) -> Self {
         let keys = members.iter().fold(0, |bits, (k, _)| bits | key_bit(k));
         Map { members, keys }
     }
@@ -102,10 +102,21 @@ impl<'a> Map<'a> {
 
     /// The same object as a `serde_json` map (what the normalized error keeps).
     pub(crate) fn to_serde(&self) -> serde_json::Map<String, serde_json::Value> {
-        self.members
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_serde()))
-            .collect()
+        self.to_serde_except(&[])
+    }
+
+    /// [`Map::to_serde`] without the members named in `skip`.
+    pub(crate) fn to_serde_except(
+        &self,
+        skip: &[&str],
+    ) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::with_capacity(self.members.len());
+        for (k, v) in &self.members {
+            if !skip.contains(&k.as_ref()) {
+                m.insert(k.to_string(), v.to_serde());
+            }
+        }
+        m
     }
 }
 

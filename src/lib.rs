@@ -25,6 +25,7 @@ mod gather;
 mod input;
 mod json;
 mod normalized;
+pub mod parse;
 pub mod redact;
 pub mod render;
 pub mod rules;
@@ -43,6 +44,7 @@ pub use input::parse_to_serde as input_parse_to_serde;
 #[cfg(feature = "internal-testing")]
 pub use json::agrees_with_serde as json_writer_agrees_with_serde;
 pub use normalized::Normalized;
+pub use parse::{parse_result, parse_result_json};
 pub use redact::Limits;
 pub use render::{
     render, render_value, schema, Format, Profile, RenderOptions, SpecRevision, Target,

@@ -166,6 +166,13 @@ pub struct RenderOptions {
     pub limits: crate::Limits,
     /// The user's recognizer rules, for [`crate::classify_render`].
     pub rules: crate::UserRules,
+    /// Also write the proposed machine-readable failure (SEP-3313, open) on a
+    /// tool result: `_meta["io.modelcontextprotocol/toolFailure"]` with
+    /// `class`, `code` (the canonical code), `retryable` and `retryNotBefore`
+    /// (`now` + the delay, epoch ms) for a reliability failure, and
+    /// `correlationId` (the error id, when there is one). Off by default
+    /// while it is a proposal.
+    pub tool_failure: bool,
 }
 
 impl RenderOptions {
@@ -222,13 +229,18 @@ impl RenderOptions {
                         other => crate::UserRules::from_value(&other.to_serde())?,
                     }
                 }
-                "mask" => {
-                    let Value::Bool(mask) = v else {
-                        return Err(Error::InvalidOption(
-                            "render option \"mask\" must be a boolean".into(),
-                        ));
+                "mask" | "tool_failure" => {
+                    let Value::Bool(b) = v else {
+                        return Err(Error::InvalidOption(format!(
+                            "render option {} must be a boolean",
+                            crate::json::quoted(key)
+                        )));
                     };
-                    o.mask = *mask;
+                    if key == "mask" {
+                        o.mask = *b;
+                    } else {
+                        o.tool_failure = *b;
+                    }
                 }
                 other => {
                     return Err(Error::InvalidOption(format!(
@@ -270,7 +282,12 @@ pub(crate) fn render_owned(
     }
     let mut sanitized = error.sanitized_with(for_model, limits);
     if options.mask && !sanitized.expected && for_model {
-        sanitized.message = sanitized.code.info().doc.to_string();
+        // Bounded like any message, so that a masked result read back and
+        // rendered again is the same.
+        sanitized.message = crate::redact::truncate_owned(
+            sanitized.code.info().doc.into(),
+            limits.max_message_chars,
+        );
         sanitized.details = None;
         sanitized.original = None;
     }
@@ -837,7 +854,41 @@ impl<'a> Ctx<'a> {
         let object = self.object();
         let human = self.human_text(&object);
         // A soft result is data: with the default format it is the JSON alone.
-        self.result(object, human, &self.style(), is_error, !is_error)
+        let mut m = self.result(object, human, &self.style(), is_error, !is_error);
+        if is_error && self.options.tool_failure {
+            let mut meta = Obj::new();
+            meta.set(crate::parse::TOOL_FAILURE_KEY, self.tool_failure());
+            m.set("_meta", meta);
+        }
+        m
+    }
+
+    /// SEP-3313's failure object. The class follows the category: the
+    /// caller's input or the tool's abilities are `capability`, auth and a
+    /// spent quota `governance`, everything else `reliability`, the only
+    /// class that says whether to retry.
+    fn tool_failure(&self) -> Obj<'_> {
+        use crate::taxonomy::Category as C;
+        let e = self.error;
+        let class = match (e.category, e.code) {
+            (_, Code::Unimplemented) | (C::Client, _) => "capability",
+            (C::Auth, _) | (_, Code::QuotaExhausted) => "governance",
+            _ => "reliability",
+        };
+        let mut f = Obj::new();
+        f.set("class", class);
+        f.set("code", e.code.name());
+        if class == "reliability" {
+            f.set("retryable", e.retryable);
+            if let (true, Some(ms), Some(now)) = (e.retryable, e.retry_after_ms, self.now_ms) {
+                let at = now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+                f.set("retryNotBefore", at);
+            }
+        }
+        if let Some(id) = &self.options.error_id {
+            f.set("correlationId", id);
+        }
+        f
     }
 
     /// Seed 000's elicitation: missing or ambiguous input, not a failure.

@@ -44,21 +44,25 @@ fn options() -> impl Strategy<Value = RenderOptions> {
         proptest::option::of(".{0,12}"),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
-            |(limits, profile, target, format, spec, tool, id, schema, mask)| RenderOptions {
-                profile,
-                format,
-                spec,
-                target,
-                tool_name: tool,
-                now: Some("2025-10-27T14:32:15Z".into()),
-                error_id: id,
-                output_schema: schema.then(|| SCHEMA.into()),
-                extra_fields: None,
-                mask,
-                limits: limits.unwrap_or_default(),
-                rules: Default::default(),
+            |(limits, profile, target, format, spec, tool, id, schema, mask, tool_failure)| {
+                RenderOptions {
+                    profile,
+                    format,
+                    spec,
+                    target,
+                    tool_name: tool,
+                    now: Some("2025-10-27T14:32:15Z".into()),
+                    error_id: id,
+                    output_schema: schema.then(|| SCHEMA.into()),
+                    extra_fields: None,
+                    mask,
+                    tool_failure,
+                    limits: limits.unwrap_or_default(),
+                    rules: Default::default(),
+                }
             },
         )
 }
@@ -111,6 +115,40 @@ proptest! {
             Target::LogRecord => prop_assert!(v["level"].is_string()),
             other => prop_assert!(false, "no property for target {:?} yet", other),
         }
+    }
+
+    /// Whatever a server sends back, parse answers with an error, nothing, or
+    /// a typed error of its own: never a panic, never invalid JSON.
+    #[test]
+    fn any_json_parses_to_an_error_nothing_or_a_typed_error(input in any_json(), wrap in 0..4u8) {
+        let input = match wrap {
+            0 => input,
+            1 => json!({"content": [{"type": "text", "text": input.to_string()}], "isError": true}),
+            2 => json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "x", "data": input}}),
+            _ => json!({"content": [], "structuredContent": input, "isError": false}),
+        };
+        let raw = serde_json::to_string(&input).unwrap();
+        let options = ClassifyOptions { now_ms: Some(1_761_575_535_000), ..Default::default() };
+        match mcp_errors::parse_result_json(&raw, &options) {
+            Ok(Some(text)) => {
+                let v: Value = serde_json::from_str(&text).expect("valid JSON");
+                prop_assert!(v["evidence"][0].as_str().unwrap().starts_with("dialect "));
+            }
+            Ok(None) => prop_assert!(wrap != 1 && wrap != 2, "an error result read as none"),
+            Err(e) => prop_assert_eq!(e.kind(), "invalid_input"),
+        }
+    }
+
+    /// What render writes for any raw error and any options, parse reads back
+    /// to an error that renders to the same bytes.
+    #[test]
+    fn parse_inverts_render_for_any_error(input in any_json(), opts in options()) {
+        prop_assume!(matches!(opts.target, Target::ToolResult | Target::SoftResult | Target::ProtocolError));
+        let raw = serde_json::to_string(&input).unwrap();
+        let out = classify_render(&raw, &opts).expect("renders");
+        let options = ClassifyOptions { now_ms: Some(1_761_575_535_000), ..Default::default() };
+        let parsed = mcp_errors::parse_result(&out, &options).expect("reads").expect("an error");
+        prop_assert_eq!(mcp_errors::render_value(parsed, &opts).expect("renders"), out);
     }
 
     #[test]

@@ -178,24 +178,28 @@ fn error_vectors() {
     for case in &cases {
         let raw = raw(case);
         let got = match case["api"].as_str() {
-            Some("classify") => match option_str(case, "now").map(|t| parse_now(&t)) {
-                Some(Err(e)) => Err(e),
-                other => {
-                    let now_ms = other.map(|r| r.unwrap());
-                    let limits = common::limits(case);
-                    common::rules(case).and_then(|rules| {
-                        classify_str(
-                            &raw,
-                            &ClassifyOptions {
+            Some(api @ ("classify" | "parse")) => {
+                match option_str(case, "now").map(|t| parse_now(&t)) {
+                    Some(Err(e)) => Err(e),
+                    other => {
+                        let now_ms = other.map(|r| r.unwrap());
+                        let limits = common::limits(case);
+                        common::rules(case).and_then(|rules| {
+                            let options = ClassifyOptions {
                                 now_ms,
                                 limits,
                                 rules,
-                            },
-                        )
-                        .map(|n| n.to_json())
-                    })
+                            };
+                            if api == "parse" {
+                                mcp_errors::parse_result_json(&raw, &options)
+                                    .map(Option::unwrap_or_default)
+                            } else {
+                                classify_str(&raw, &options).map(|n| n.to_json())
+                            }
+                        })
+                    }
                 }
-            },
+            }
             Some("render") => {
                 // Through the JSON options (an unknown profile name cannot be a
                 // typed option); when the options parse, the typed entry point

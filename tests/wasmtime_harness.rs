@@ -93,6 +93,7 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
         mask: o.mask,
+        tool_failure: o.tool_failure,
         limits: wit_limits(case),
         rules: wit_rules(case),
     }
@@ -192,6 +193,27 @@ fn classify_vectors_through_the_component() {
 }
 
 #[test]
+fn parse_vectors_through_the_component() {
+    let (mut store, bindings) = instance();
+    let api = bindings.mcp_errors_core_api();
+    let cases = cases("parse.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let options = wit::ClassifyOptions {
+            now: option_str(case, "now"),
+            limits: wit_limits(case),
+            rules: wit_rules(case),
+        };
+        let got = api
+            .call_parse_json(&mut store, &raw(case), &options)
+            .expect("no trap")
+            .map(|n| n.unwrap_or_else(|| "null".into()));
+        check(&mut failures, name(case), &expected_text(case), &got);
+    }
+    report("parse.json (wasmtime)", cases.len(), failures);
+}
+
+#[test]
 fn render_vectors_through_the_component() {
     let (mut store, bindings) = instance();
     let api = bindings.mcp_errors_core_api();
@@ -254,6 +276,18 @@ fn error_vectors_through_the_component() {
             Some("render-json") => api
                 .call_render_json(&mut store, &raw(case), &case["options"].to_string())
                 .expect("no trap"),
+            Some("parse") => api
+                .call_parse_json(
+                    &mut store,
+                    &raw(case),
+                    &wit::ClassifyOptions {
+                        now: option_str(case, "now"),
+                        limits: wit_limits(case),
+                        rules: wit_rules(case),
+                    },
+                )
+                .expect("no trap")
+                .map(|n| n.unwrap_or_default()),
             _ => {
                 // JSON options (an unknown profile is no typed option); typed
                 // options, when they parse, must fail the same way.

@@ -39,6 +39,15 @@ impl Guest for Component {
             .map_err(to_wit_error)
     }
 
+    fn parse_json(
+        raw: String,
+        options: wit::ClassifyOptions,
+    ) -> Result<Option<String>, wit::Error> {
+        test_trap(&raw);
+        let opts = classify_options(&options)?;
+        mcp_errors::parse_result_json(&raw, &opts).map_err(to_wit_error)
+    }
+
     fn render(
         error: wit::NormalizedError,
         options: wit::RenderOptions,
@@ -259,6 +268,7 @@ fn render_options(o: wit::RenderOptions) -> Result<mcp_errors::RenderOptions, wi
         extra_fields: o.extra_fields,
         mask: o.mask,
         rules: rules(o.rules.as_deref())?,
+        tool_failure: o.tool_failure,
     })
 }
 

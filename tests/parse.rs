@@ -1,0 +1,194 @@
+//! `parse`: the shared parse vectors, and parse as the exact inverse of render.
+
+mod common;
+
+use common::*;
+use mcp_errors::{
+    classify_render, parse_now, parse_result, parse_result_json, render_value, ClassifyOptions,
+    Format, Profile, RenderOptions, SpecRevision, Target,
+};
+
+fn classify_options(case: &serde_json::Value) -> ClassifyOptions {
+    ClassifyOptions {
+        now_ms: option_str(case, "now").map(|t| parse_now(&t).expect("vector time")),
+        limits: common::limits(case),
+        rules: common::rules(case).expect("vector rules"),
+    }
+}
+
+#[test]
+fn parse_vectors() {
+    let cases = cases("parse.json");
+    assert!(cases.len() >= 40, "at least 40 parse cases");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let got = parse_result_json(&raw(case), &classify_options(case))
+            .map(|n| n.unwrap_or_else(|| "null".into()));
+        check(&mut failures, name(case), &expected_text(case), &got);
+    }
+    report("parse.json", cases.len(), failures);
+}
+
+const PROFILES: [Profile; 6] = [
+    Profile::Canonical,
+    Profile::ToolErrorV1,
+    Profile::McpToolError,
+    Profile::Text,
+    Profile::ErrorObject,
+    Profile::RpcEnvelope,
+];
+const FORMATS: [Format; 3] = [Format::Markdown, Format::Json, Format::Both];
+const SPECS: [SpecRevision; 3] = [
+    SpecRevision::V20250618,
+    SpecRevision::V20251125,
+    SpecRevision::V20260728,
+];
+const TARGETS: [Target; 3] = [
+    Target::ToolResult,
+    Target::SoftResult,
+    Target::ProtocolError,
+];
+
+/// For every render and classify vector, in every profile, format and target
+/// (and each revision in turn): the rendered result parses to an error, and
+/// rendering that error again with the same options gives the same bytes.
+#[test]
+fn parse_is_the_inverse_of_render() {
+    let mut cases = cases("render.json");
+    cases.extend(cases_of("classify.json"));
+    let mut failures = Vec::new();
+    let mut checked = 0usize;
+    let mut replaced = 0usize;
+    for (i, case) in cases.iter().enumerate() {
+        let mut base = render_options(case);
+        if base.now.is_none() {
+            base.now = Some("2026-11-24T10:00:00Z".into());
+        }
+        let parse_options = ClassifyOptions {
+            now_ms: Some(parse_now(base.now.as_deref().unwrap()).unwrap()),
+            ..ClassifyOptions::default()
+        };
+        for profile in PROFILES {
+            for format in FORMATS {
+                for target in TARGETS {
+                    let options = RenderOptions {
+                        profile,
+                        format,
+                        target,
+                        spec: SPECS[i % 3],
+                        // The proposed toolFailure `_meta`, on every other case.
+                        tool_failure: i % 2 == 1,
+                        ..base.clone()
+                    };
+                    let Ok(rendered) = classify_render(&raw(case), &options) else {
+                        continue;
+                    };
+                    // Extra fields that replace one of the profile's own
+                    // members (a host's `message`) hide what the error said:
+                    // no reader can undo that. Counted, and there is one such case.
+                    if replaces_own_member(case, &options) {
+                        replaced += 1;
+                        continue;
+                    }
+                    checked += 1;
+                    let label = format!(
+                        "{} ({} {} {} {})",
+                        name(case),
+                        profile.name(),
+                        format.name(),
+                        target.name(),
+                        options.spec.name()
+                    );
+                    let parsed = match parse_result(&rendered, &parse_options) {
+                        Ok(Some(n)) => n,
+                        other => {
+                            failures.push(format!("{label}\n  {rendered}\n  parsed {other:?}"));
+                            continue;
+                        }
+                    };
+                    let again = render_value(parsed.clone(), &options);
+                    if again.as_deref() != Ok(rendered.as_str()) {
+                        failures.push(format!(
+                            "{label}\n  want {rendered}\n  got  {again:?}\n  parsed {}",
+                            parsed.to_json()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 20_000, "only {checked} renders checked");
+    assert!(
+        replaced <= 60,
+        "{replaced} renders skipped for extra fields"
+    );
+    report("parse ∘ render", checked, failures);
+}
+
+fn cases_of(file: &str) -> Vec<serde_json::Value> {
+    cases(file)
+}
+
+/// Whether the options' extra fields name a member the profile's object
+/// writes itself (the object rendered without them, as JSON, has that key).
+fn replaces_own_member(case: &serde_json::Value, options: &RenderOptions) -> bool {
+    let Some(extra) = &options.extra_fields else {
+        return false;
+    };
+    let extra: serde_json::Map<String, serde_json::Value> = serde_json::from_str(extra).unwrap();
+    let plain = RenderOptions {
+        extra_fields: None,
+        format: Format::Json,
+        target: Target::ToolResult,
+        ..options.clone()
+    };
+    let result: serde_json::Value =
+        serde_json::from_str(&classify_render(&raw(case), &plain).unwrap()).unwrap();
+    let text = result["content"][0]["text"].as_str().unwrap_or("{}");
+    let object: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+    let object = object
+        .get("error")
+        .filter(|_| options.profile == Profile::ErrorObject)
+        .unwrap_or(&object);
+    extra.keys().any(|k| object.get(k).is_some())
+}
+
+/// `mcp-errors parse` prints exactly the library's bytes, `null` for a
+/// non-error, and an error line for a line that is no result.
+#[test]
+fn cli_parse_matches_the_vectors() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let cases = cases("parse.json");
+    let now = "2026-11-24T10:00:00Z";
+    assert!(cases
+        .iter()
+        .all(|c| option_str(c, "now").as_deref() == Some(now)));
+    let mut input: String = cases.iter().map(|c| raw(c) + "\n").collect();
+    input.push_str("[1]\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-errors"))
+        .args(["parse", "--now", now])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the CLI starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the bad last line fails the run"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), cases.len() + 1);
+    for (case, line) in cases.iter().zip(&lines) {
+        assert_eq!(*line, expected_text(case), "{}", name(case));
+    }
+    assert!(lines[cases.len()].starts_with(r#"{"error":{"kind":"invalid_input""#));
+}
