@@ -348,9 +348,14 @@ fn main() {
             .iter()
             .map(|(_, ti, i)| format!("({ti}, {i})"))
             .collect();
+        let pairs: Vec<String> = entries
+            .iter()
+            .map(|(k, _, _)| u16::from_be_bytes([k[0], k[1]]).to_string())
+            .collect();
         index.push(format!(
-            "PhraseIndex {{ member: {m:?}, starts: {starts:?}, rows: &[{}] }}",
-            rows.join(", ")
+            "PhraseIndex {{ member: {m:?}, starts: {starts:?}, rows: &[{}], pairs: &[{}] }}",
+            rows.join(", "),
+            pairs.join(", ")
         ));
     }
     let _ = writeln!(

@@ -42,6 +42,33 @@ fn native(c: &mut Criterion) {
     g.finish();
 }
 
+/// Results a client reads back: a rendered error (this project's canonical
+/// profile), another server's text error, and a successful result.
+fn results() -> Vec<(&'static str, String)> {
+    let typical = &inputs()[1].1;
+    let own = classify_render(typical, &options(Profile::Canonical)).unwrap();
+    let foreign = json!({"content": [{"type": "text", "text":
+        "search code: GitHub API rate limit exceeded. Retry after 30m0s."}], "isError": true})
+    .to_string();
+    let success = json!({"content": [{"type": "text", "text": "3 results"}]}).to_string();
+    vec![
+        ("own-canonical", own),
+        ("foreign-text", foreign),
+        ("success", success),
+    ]
+}
+
+fn native_parse(c: &mut Criterion) {
+    let mut g = c.benchmark_group("native parse");
+    let o = mcp_errors::ClassifyOptions::default();
+    for (kind, raw) in results() {
+        g.bench_with_input(BenchmarkId::from_parameter(kind), &raw, |b, raw| {
+            b.iter(|| mcp_errors::parse_result_json(black_box(raw), &o).unwrap())
+        });
+    }
+    g.finish();
+}
+
 mod component {
     wasmtime::component::bindgen!({ path: "wit", world: "mcp-errors" });
 }
@@ -86,6 +113,6 @@ fn through_wasmtime(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(500));
-    targets = native, through_wasmtime
+    targets = native, native_parse, through_wasmtime
 }
 criterion_main!(benches);

@@ -21,6 +21,13 @@ export { LIMIT_NAMES };
 export { CATEGORIES, ERROR_CODES, FORMATS, PROFILES, SPEC_REVISIONS, TARGETS } from './contract.js';
 /** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
 export declare function classifyJson(raw: string, options?: ClassifyOptions): string;
+/**
+ * Read a tool call's result back, as an MCP server sent it (JSON text of a `CallToolResult`,
+ * a JSON-RPC response or a bare JSON-RPC error object): the canonical error as JSON text, or
+ * `null` when the result is not an error. Throws `McpErrorsError` for input that is none of
+ * those. `now` (default: the current time) turns a `toolFailure`'s `retryNotBefore` into a delay.
+ */
+export declare function parseResultJson(result: string, options?: ClassifyOptions): string | null;
 /** Classify raw-error JSON text and render it; returns the rendered JSON text. */
 export declare function renderJson(raw: string, options?: RenderOptions): string;
 /** Classify any thrown value (with optional hints) into the canonical normalized error. */
@@ -71,6 +78,8 @@ export declare function schema(profile: Profile): Record<string, unknown>;
 
 // ---- dist/browser.d.ts
 export * from './api.js';
+export * from './parse.js';
+export * from './retry.js';
 /** Resolves when the component is compiled and an instance is ready; rejects (with a typed
  * `McpErrorsError` of kind `not_ready`) if the `.wasm` file could not be fetched or compiled. */
 export declare function ready(): Promise<void>;
@@ -178,6 +187,8 @@ export declare class ToolError extends Error {
     readonly details?: Record<string, unknown> | string;
     readonly suggestions?: string[];
     readonly retryable?: boolean;
+    /** How long to wait before retrying, in milliseconds, when the author knows it. */
+    readonly retryAfterMs?: number;
     /** A canonical code (e.g. `NOT_FOUND`), when the author knows it. */
     readonly code?: string;
     constructor(message: string, options?: Omit<Hints, 'tool' | 'expected'> & {
@@ -202,12 +213,127 @@ export declare class McpErrorsError extends Error {
 
 // ---- dist/index.d.ts
 export * from './api.js';
+export * from './parse.js';
+export * from './retry.js';
 /** Resolves when the component can be called. Here that is at once: it loads synchronously at
  * the first call. (The browser build needs it; every build has it, so code can await it anywhere.) */
 export declare function ready(): Promise<void>;
 
 // ---- dist/node-source.d.ts
 export {};
+
+// ---- dist/parse.d.ts
+import type { ClassifyOptions, NormalizedError } from './types.js';
+/** The `_meta` key of the proposed machine-readable tool failure (SEP-3313). */
+export declare const TOOL_FAILURE_META_KEY = "io.modelcontextprotocol/toolFailure";
+/**
+ * Whether a result is surely not an error, decided here without entering the component: a
+ * `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, without a
+ * `toolFailure`, without `structuredContent` and without a text block holding a JSON object
+ * (any of which may be one of this project's error objects, which count even with
+ * `isError: false`). The core answers `null` for every result this accepts.
+ */
+export declare function surelyNotAnError(value: unknown): boolean;
+/**
+ * Read a tool call's result back into the canonical error: `code`, `category`, `retryable`,
+ * `retry_after_ms`, `message`, what the dialect carries (tool, details, suggestions, …), and
+ * `evidence` naming the dialect and the signals. `null` when the result is not an error.
+ *
+ * Takes a `CallToolResult` (as the SDK's `client.callTool` returns it), a JSON-RPC response,
+ * a bare JSON-RPC error object, or an SDK `McpError` / `ProtocolError` (its `code`, `message`
+ * and `data`). Never throws: a result that cannot be read (not JSON-serializable, not a
+ * result, the component trapped) is an `UNKNOWN`, non-retryable error whose evidence says why.
+ */
+export declare function parseResult(result: unknown, options?: ClassifyOptions): NormalizedError | null;
+
+// ---- dist/retry.d.ts
+import type { CallToolResult, NormalizedError } from './types.js';
+/** The `params` of a `tools/call` request: the tool's name, its arguments, and whatever else
+ * the client's SDK accepts there (`_meta`, `task`, …), passed on unchanged. */
+export interface CallToolParams {
+    [key: string]: unknown;
+    name: string;
+    arguments?: Record<string, unknown>;
+}
+/**
+ * What `callToolWithRetry` calls: an MCP SDK client. `@modelcontextprotocol/sdk` 1.x's `Client`
+ * (`callTool(params, resultSchema?, options?)`) and `@modelcontextprotocol/client` 2.x's
+ * (`callTool(params, options?)`) both fit; anything else with a `callTool` is called the 1.x way.
+ */
+export interface ToolCallingClient {
+    callTool(params: CallToolParams, ...rest: any[]): Promise<unknown>;
+}
+/** What `policy.onRetry` is told before each wait. */
+export interface RetryEvent {
+    /** The number of the call that just failed: 1 for the first. */
+    attempt: number;
+    /** How long it will wait before the next call, in milliseconds. */
+    delayMs: number;
+    /** The failed call's canonical error (always `retryable`). */
+    error: NormalizedError;
+}
+/** When and how long `callToolWithRetry` waits and calls again. Every field is optional. */
+export interface RetryPolicy {
+    /** The most calls to make, the first included (an integer ≥ 1, or `Infinity`). Default 3. */
+    maxAttempts?: number;
+    /** No wait starts that would end more than this many milliseconds after the first call began
+     * (`Infinity` for no limit). A call already under way is not cut short: use `signal` (e.g.
+     * `AbortSignal.timeout(ms)`) for a hard deadline. Default 60 000. */
+    maxElapsedMs?: number;
+    /** The backoff's first ceiling, in milliseconds, for a failure without `retry_after_ms`: the
+     * wait after call n is `random() * min(maxBackoffMs, baseDelayMs * 2 ** (n - 1))`. Default 500. */
+    baseDelayMs?: number;
+    /** The backoff's largest ceiling, in milliseconds. Default 10 000. */
+    maxBackoffMs?: number;
+    /** The longest wait taken from the server's `retry_after_ms` (e.g. `Retry-After`), in
+     * milliseconds: a longer one is cut to this. Default 30 000. */
+    maxDelayMs?: number;
+    /** Cancels the call under way (passed to the SDK as the request's `signal`, which also sends
+     * the server `notifications/cancelled`) and any wait: the promise then rejects with
+     * `signal.reason`. */
+    signal?: AbortSignal;
+    /** Called before each wait. What it throws rejects the promise (no further call is made). */
+    onRetry?: (event: RetryEvent) => void;
+    /** For deterministic tests only: the jitter's random source, a number in [0, 1).
+     * Default `Math.random`. */
+    random?: () => number;
+}
+/** How `callToolWithRetry` ended. */
+export interface RetryOutcome<R = CallToolResult> {
+    /** The last call's result, as the client returned it; `undefined` when the last call threw
+     * a protocol error (see `thrown`). */
+    result: R | undefined;
+    /** The last call's canonical error (`parseResult`'s reading of it), or `null` on success. */
+    error: NormalizedError | null;
+    /** How many calls were made. */
+    attempts: number;
+    /** Present only when the last call threw a protocol error (a JSON-RPC error with a numeric
+     * `code`: the SDK's `McpError` / `ProtocolError`): that error, which `error` reads. */
+    thrown?: Error;
+}
+/**
+ * Call a tool through an MCP SDK client, and call it again while its failure is retryable.
+ *
+ * Each call's outcome is read with `parseResult`: an `isError` result (or any result carrying
+ * one of the error objects it reads), or a protocol error the client throws (an `Error` with a
+ * numeric JSON-RPC `code`). It calls again only when that error is `retryable`, after waiting
+ * `retry_after_ms` (cut to `maxDelayMs`) when the server gave one, otherwise a random wait
+ * below `min(maxBackoffMs, baseDelayMs * 2 ** (attempt - 1))` (full jitter). It stops after
+ * `maxAttempts` calls, or when the next wait would end after `maxElapsedMs`, and resolves with
+ * the last call's outcome.
+ *
+ * It resolves, and does not throw, for every protocol error, retried or not: the last one is
+ * `thrown`, with `result` `undefined` and `error` its canonical reading, so one check of
+ * `error` covers tool errors and protocol errors alike. It rejects with what the client threw
+ * for anything else (a transport failure, an SDK error without a numeric code), with
+ * `signal.reason` when `policy.signal` aborts, and with an `McpErrorsError` of kind
+ * `invalid_option` for a policy out of range (before any call).
+ *
+ * @param client An MCP SDK `Client` (v1 `@modelcontextprotocol/sdk` or v2 `@modelcontextprotocol/client`), connected.
+ * @param params The `tools/call` params, as `client.callTool` takes them.
+ * @param policy When to call again and how long to wait; every field has a default.
+ */
+export declare function callToolWithRetry<C extends ToolCallingClient>(client: C, params: CallToolParams, policy?: RetryPolicy): Promise<RetryOutcome<Awaited<ReturnType<C['callTool']>>>>;
 
 // ---- dist/types.d.ts
 import type { Category, ErrorCode, Format, Limits, Profile, SpecRevision, Target } from './contract.js';
@@ -254,6 +380,12 @@ export interface RenderOptions {
     extraFields?: Record<string, unknown> | string;
     /** Mask unexpected errors (show the code's documentation line, no details). */
     mask?: boolean;
+    /**
+     * Also write the proposed machine-readable failure (SEP-3313, open) on a tool result:
+     * `_meta["io.modelcontextprotocol/toolFailure"]` (`class`, `code`, `retryable`,
+     * `retryNotBefore`, `correlationId` = the error id). Off by default while it is a proposal.
+     */
+    toolFailure?: boolean;
     /** Bounds on the message, details, original and the whole output (absent = the defaults). */
     limits?: Limits;
     /** Your own recognizer rules (or their JSON text): they beat every built-in signal. */
@@ -349,5 +481,7 @@ export interface CodeInfo {
 
 // ---- dist/workerd.d.ts
 export * from './api.js';
+export * from './parse.js';
+export * from './retry.js';
 /** Resolves when the component can be called: at once on Workers. */
 export declare function ready(): Promise<void>;

@@ -228,8 +228,19 @@ impl<'v> Reading<'v> {
         if self.own || app_type.is_some() {
             n.app_type = app_type.map(str::to_string);
         }
-        let mut evidence = Vec::with_capacity(n.evidence.len() + 1 + self.evidence.len());
-        evidence.push(format!("dialect {}", self.dialect));
+        let mut evidence = Vec::with_capacity(n.evidence.len() + 2 + self.evidence.len());
+        evidence.push(["dialect ", &self.dialect].concat());
+        // What the result named outright decided; classification's lines follow
+        // when they agree (and "no signal" is no news then).
+        let named = match (self.explicit, self.profile_code) {
+            (Some(c), _) => Some(["code ", c.name()].concat()),
+            (None, Some((_, v))) if n.code != classified => Some(["profile code ", v].concat()),
+            _ => None,
+        };
+        if let Some(line) = named {
+            evidence.push(line);
+            n.evidence.retain(|e| e != "no signal");
+        }
         evidence.extend(self.evidence);
         evidence.append(&mut n.evidence);
         n.evidence = evidence;
@@ -491,10 +502,23 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
     {
         return Err(not_a_result());
     }
-    // The first block that is a JSON object.
-    let json_at = blocks.iter().position(|t| t.trim_start().starts_with('{'));
-    let parsed = json_at.and_then(|i| crate::input::parse(blocks[i]).ok());
-    let json_block = parsed.as_ref().and_then(Value::as_object);
+    // The blocks that are JSON objects; the JSON block is the first that is
+    // one of the profiles' objects, else the first (a message may itself
+    // look like JSON, before the profile's block).
+    let parsed: Vec<(usize, Value<'_>)> = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.trim_start().starts_with('{'))
+        .filter_map(|(i, t)| crate::input::parse(t).ok().map(|v| (i, v)))
+        .filter(|(_, v)| v.as_object().is_some())
+        .collect();
+    let own_at = parsed
+        .iter()
+        .position(|(_, v)| v.as_object().and_then(own_profile).is_some());
+    let (json_at, json_block) = match parsed.get(own_at.unwrap_or(0)) {
+        Some((i, v)) => (Some(*i), v.as_object()),
+        None => (None, None),
+    };
     let structured = object(r, "structuredContent");
     let own = structured
         .and_then(|s| own_profile(s).map(|p| (s, p)))
@@ -532,6 +556,13 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
         None if !is_error && failure.is_none() => return Ok(None),
         None => match human.first().and_then(|t| text_profile(t)) {
             Some(reading) => reading,
+            // With no other text, the JSON block is the message, exactly as the
+            // server wrote it (its members are read as a body all the same).
+            None if human.is_empty() && json_block.is_some() => {
+                let mut r = foreign(&blocks, json_block);
+                r.exact_message = true;
+                r
+            }
             None => foreign(&human, json_block.or(structured)),
         },
     };

@@ -304,7 +304,13 @@ pub(crate) fn render_owned(
             limits.max_rendered_bytes
         )),
     );
-    sanitized.details = Some(note);
+    // Bounded like any details, so that the result read back and rendered
+    // again is the same.
+    sanitized.details =
+        match crate::redact::sanitize_value_with(&Value::Object(note), for_model, limits) {
+            Value::Object(m) => Some(m),
+            _ => None,
+        };
     sanitized.original = None;
     render_sanitized(&sanitized, options, now_ms)
 }

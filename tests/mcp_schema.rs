@@ -56,13 +56,15 @@ fn every_render_vector_validates_under_every_revision() {
     for spec in SpecRevision::ALL {
         for target in Target::ALL.iter().filter(|t| **t != Target::LogRecord) {
             let validator = validator(*spec, definition(*spec, *target));
-            for case in &cases {
+            for (i, case) in cases.iter().enumerate() {
                 let base = render_options(case);
                 if base.target != *target {
                     continue;
                 }
                 let options = RenderOptions {
                     spec: *spec,
+                    // The proposed toolFailure `_meta`, on every other case.
+                    tool_failure: base.tool_failure || i % 2 == 1,
                     ..base
                 };
                 let out = classify_render(&raw(case), &options).expect("renders");

@@ -345,9 +345,13 @@ fn cli_render_matches_every_render_vector() {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-errors"));
         cmd.arg("render");
         for (key, value) in case["options"].as_object().unwrap() {
-            if key == "mask" {
+            if key == "mask" || key == "tool_failure" {
                 if value == true {
-                    cmd.arg("--mask");
+                    cmd.arg(if key == "mask" {
+                        "--mask"
+                    } else {
+                        "--tool-failure"
+                    });
                 }
                 continue;
             }

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { renderJson, toolResult, toRawError } from '../dist/index.js';
+import { parseResult, renderJson, toolResult, toRawError } from '../dist/index.js';
 
 const NOW = '2025-10-27T14:32:15Z';
 const typical = Object.assign(new TypeError('fetch failed'), {
@@ -97,6 +97,15 @@ console.log(`ratio component / hand-written: ${(tools / tsBase).toFixed(1)}x (re
 for (const profile of ['canonical', 'mcp-tool-error', 'text', 'error-object', 'rpc-envelope']) {
   report(`component: renderJson(raw, ${profile}) typical`, measure(() => renderJson(typicalRaw, { profile, now: NOW })));
 }
+
+// parse: a result read back. The rendered error, another server's text, and a success (answered
+// without entering the component).
+const own = JSON.parse(renderJson(typicalRaw, { profile: 'canonical', now: NOW }));
+const foreign = { content: [{ type: 'text', text: 'search code: GitHub API rate limit exceeded. Retry after 30m0s.' }], isError: true };
+const success = { content: [{ type: 'text', text: '3 results' }] };
+report('parseResult(result) a rendered canonical error', measure(() => parseResult(own, { now: null })));
+report('parseResult(result) another server\'s text error', measure(() => parseResult(foreign, { now: null })));
+report('parseResult(result) a successful result', measure(() => parseResult(success, { now: null })));
 
 globalThis.gc?.();
 const before = process.memoryUsage();

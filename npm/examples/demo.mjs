@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { withErrors, ToolError } from 'mcp-errors';
+import { callToolWithRetry, parseResult, withErrors, ToolError } from 'mcp-errors';
 
 const closed = createServer();
 await new Promise((r) => closed.listen(0, '127.0.0.1', r));
@@ -26,6 +26,14 @@ server.registerTool('gapfill_model', { inputSchema: { model_id: z.string() } },
       { appType: 'infeasibility_error', appCode: 'GAPFILL_INFEASIBLE', details: { model_id } });
   }, { profile: 'rpc-envelope', format: 'json', toolName: 'gapfill_model', log: false }));
 
+// An upstream that asks to slow down twice, then answers.
+let busy = 2;
+server.registerTool('search', { inputSchema: { q: z.string() } },
+  withErrors(async ({ q }) => {
+    if (busy-- > 0) throw Object.assign(new Error('upstream says slow down'), { status: 429, headers: { 'retry-after': '1' } });
+    return { content: [{ type: 'text', text: `3 results for ${q}` }] };
+  }, { toolName: 'search', log: false }));
+
 const [a, b] = InMemoryTransport.createLinkedPair();
 const client = new Client({ name: 'demo-client', version: '1.0.0' });
 await Promise.all([client.connect(a), server.connect(b)]);
@@ -35,6 +43,15 @@ for (const [name, args] of [
   ['gapfill_model', { model_id: 'model_xyz' }],
 ]) {
   console.log(`client → ${name}(${JSON.stringify(args)})`);
-  console.log('  client received:', JSON.stringify(await client.callTool({ name, arguments: args })));
+  const result = await client.callTool({ name, arguments: args });
+  console.log('  client received:', JSON.stringify(result));
+  // The client reads the failure back: the same canonical error, with whether and when to retry.
+  console.log('  client parsed:  ', JSON.stringify(parseResult(result)));
 }
+console.log('client → search({"q":"mcp"}) with callToolWithRetry (waits capped at 200 ms)');
+const outcome = await callToolWithRetry(client, { name: 'search', arguments: { q: 'mcp' } }, {
+  maxDelayMs: 200,
+  onRetry: ({ attempt, delayMs, error }) => console.log(`  attempt ${attempt}: ${error.code}, retry_after_ms ${error.retry_after_ms}; waiting ${delayMs} ms`),
+});
+console.log(`  after ${outcome.attempts} calls:`, JSON.stringify(outcome.result));
 await client.close();

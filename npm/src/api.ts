@@ -66,6 +66,7 @@ function witOptions(o: RenderOptions = {}): Types.RenderOptions {
     mask: o.mask ?? false,
     limits: witLimits(o.limits),
     rules: witRules(o.rules),
+    toolFailure: o.toolFailure ?? false,
   };
 }
 
@@ -103,11 +104,27 @@ function witLimits(l: Limits | undefined): Types.Limits | undefined {
 
 /** Classify raw-error JSON text; returns the canonical JSON text (the bytes every host prints). */
 export function classifyJson(raw: string, options: ClassifyOptions = {}): string {
-  return call((api) => api.classifyJson(raw, {
-    now: options.now == null ? undefined : time(options.now),
+  return call((api) => api.classifyJson(raw, witClassifyOptions(options, false)));
+}
+
+/** Public classify options → the WIT record. `now` defaults to the current time when `clock`. */
+function witClassifyOptions(options: ClassifyOptions, clock: boolean): Types.ClassifyOptions {
+  return {
+    now: options.now == null && !clock ? undefined : time(options.now),
     limits: witLimits(options.limits),
     rules: witRules(options.rules),
-  }));
+  };
+}
+
+/**
+ * Read a tool call's result back, as an MCP server sent it (JSON text of a `CallToolResult`,
+ * a JSON-RPC response or a bare JSON-RPC error object): the canonical error as JSON text, or
+ * `null` when the result is not an error. Throws `McpErrorsError` for input that is none of
+ * those. `now` (default: the current time) turns a `toolFailure`'s `retryNotBefore` into a delay.
+ */
+export function parseResultJson(result: string, options: ClassifyOptions = {}): string | null {
+  const out = call((api) => api.parseJson(result, witClassifyOptions(options, true)));
+  return out === 'null' ? null : out;
 }
 
 /** Classify raw-error JSON text and render it; returns the rendered JSON text. */
@@ -154,6 +171,7 @@ function jsonOptions(o: RenderOptions): string {
     mask: w.mask,
     limits: w.limits && Object.fromEntries(Object.entries(w.limits).map(([k, v]) => [snake(k), v])),
     rules: w.rules,
+    tool_failure: w.toolFailure,
   });
 }
 

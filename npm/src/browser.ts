@@ -10,6 +10,8 @@
 import { McpErrorsError, provideCoreModule, provideSpareInstance } from './engine.js';
 
 export * from './api.js';
+export * from './parse.js';
+export * from './retry.js';
 
 let loading: Promise<void> | undefined;
 

@@ -21,6 +21,8 @@ export class ToolError extends Error {
   readonly details?: Record<string, unknown> | string;
   readonly suggestions?: string[];
   readonly retryable?: boolean;
+  /** How long to wait before retrying, in milliseconds, when the author knows it. */
+  readonly retryAfterMs?: number;
   /** A canonical code (e.g. `NOT_FOUND`), when the author knows it. */
   readonly code?: string;
 
@@ -35,6 +37,7 @@ export class ToolError extends Error {
     this.details = options.details;
     this.suggestions = options.suggestions;
     this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
     this.code = options.code;
   }
 }
@@ -171,9 +174,11 @@ function rawObject(e: object, depth: number, seen: object[]): Record<string, unk
   if (e instanceof ToolError) {
     delete out.appCode;
     delete out.appType;
+    delete out.retryAfterMs;
     out.expected = true;
     if (e.appCode !== undefined) out.app_code = e.appCode;
     if (e.appType !== undefined) out.app_type = e.appType;
+    if (e.retryAfterMs !== undefined) out.retry_after_ms = e.retryAfterMs;
   }
   // axios / got / ky: the upstream response.
   const response = o.response;

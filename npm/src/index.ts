@@ -14,6 +14,8 @@ import { provideNodeSource } from './node-source.js';
 provideNodeSource();
 
 export * from './api.js';
+export * from './parse.js';
+export * from './retry.js';
 
 /** Resolves when the component can be called. Here that is at once: it loads synchronously at
  * the first call. (The browser build needs it; every build has it, so code can await it anywhere.) */

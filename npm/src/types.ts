@@ -48,6 +48,12 @@ export interface RenderOptions {
   extraFields?: Record<string, unknown> | string;
   /** Mask unexpected errors (show the code's documentation line, no details). */
   mask?: boolean;
+  /**
+   * Also write the proposed machine-readable failure (SEP-3313, open) on a tool result:
+   * `_meta["io.modelcontextprotocol/toolFailure"]` (`class`, `code`, `retryable`,
+   * `retryNotBefore`, `correlationId` = the error id). Off by default while it is a proposal.
+   */
+  toolFailure?: boolean;
   /** Bounds on the message, details, original and the whole output (absent = the defaults). */
   limits?: Limits;
   /** Your own recognizer rules (or their JSON text): they beat every built-in signal. */

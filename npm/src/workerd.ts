@@ -9,6 +9,8 @@ import { provideCoreModule } from './engine.js';
 provideCoreModule(() => coreModule);
 
 export * from './api.js';
+export * from './parse.js';
+export * from './retry.js';
 
 /** Resolves when the component can be called: at once on Workers. */
 export function ready(): Promise<void> {

@@ -49,6 +49,7 @@ test('render: every render vector with its flags', () => {
     const args = ['render'];
     for (const [k, v] of Object.entries(c.options)) {
       if (k === 'mask') args.push('--mask');
+      else if (k === 'tool_failure') args.push('--tool-failure');
       else args.push(FLAGS[k], typeof v === 'string' ? v : JSON.stringify(v));
     }
     const { rust, js } = both(args, `${JSON.stringify(c.input)}\n`);

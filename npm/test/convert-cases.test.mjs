@@ -34,7 +34,7 @@ function build(d) {
   if ('tool_error' in d) {
     return new ToolError(d.tool_error, {
       code: d.code, appCode: d.app_code, appType: d.app_type, details: d.details,
-      suggestions: d.suggestions, retryable: d.retryable,
+      suggestions: d.suggestions, retryable: d.retryable, retryAfterMs: d.retry_after_ms,
     });
   }
   const Builtin = globalThis[d.error];

@@ -1,5 +1,6 @@
 // Shared by the Node tests.
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 
 /** A port nothing listens on: bound, then released. */
 export async function closedPort() {
@@ -8,4 +9,23 @@ export async function closedPort() {
   const { port } = server.address();
   await new Promise((r) => server.close(r));
   return port;
+}
+
+/** A stateless Streamable HTTP endpoint on loopback: per request, a fresh server from
+ * `makeServer` on the SDK's web-standard `Transport`, bridged from Node's http. */
+export async function serveHttp(makeServer, Transport) {
+  const http = createHttpServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method, headers: req.headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
+    const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await makeServer().connect(transport);
+    const response = await transport.handleRequest(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise((r) => http.listen(0, '127.0.0.1', r));
+  return http;
 }

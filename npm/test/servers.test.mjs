@@ -2,6 +2,7 @@
 // real client; framework errors honoured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { serveHttp } from './helpers.mjs';
 import { z as z3 } from 'zod';
 import { z as z4 } from 'zod/v4';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -14,7 +15,6 @@ import {
   WebStandardStreamableHTTPServerTransport as HttpServerV2,
 } from '@modelcontextprotocol/server';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
-import { createServer } from 'node:http';
 import { toRawError, ToolError, withServerErrors } from '../dist/index.js';
 
 const NOW = '2025-10-27T14:32:15Z';
@@ -76,24 +76,6 @@ for (const [generation, McpServer, Client, InMemory, z] of [
   });
 }
 
-/** A stateless Streamable HTTP endpoint on loopback: per request, a fresh server (built with
- * `withServerErrors`) on the SDK's web-standard transport, bridged from Node's http. */
-async function serveHttp(makeServer, Transport) {
-  const http = createServer(async (req, res) => {
-    const chunks = [];
-    for await (const c of req) chunks.push(c);
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method, headers: req.headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-    });
-    const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await makeServer().connect(transport);
-    const response = await transport.handleRequest(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise((r) => http.listen(0, '127.0.0.1', r));
-  return http;
-}
 
 for (const [generation, McpServer, Client, HttpServer, HttpClient, z] of [
   ['v1', McpServerV1, ClientV1, HttpServerV1, HttpClientV1, z3],

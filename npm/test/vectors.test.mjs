@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { classifyJson, render, renderJson, McpErrorsError } from '../dist/index.js';
+import { classifyJson, parseResult, parseResultJson, render, renderJson, McpErrorsError } from '../dist/index.js';
 // The component's raw `render-json` export, through the tests' own bundle (never published).
 import { call, McpErrorsError as TestBundleError } from '../test-dist/testing.js';
 // The vectors' options as the facade takes them: the same helpers every runtime's check uses.
@@ -20,6 +20,17 @@ test('classify vectors', () => {
   assert.ok(cases.length >= 80);
   for (const c of cases) {
     assert.equal(classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options), rules: c.options.rules }), JSON.stringify(c.expected), c.name);
+  }
+});
+
+test('parse vectors', () => {
+  const cases = vectors('parse.json');
+  assert.ok(cases.length >= 40);
+  for (const c of cases) {
+    const opts = { now: c.options.now ?? null, limits: limits(c.options), rules: c.options.rules };
+    assert.equal(parseResultJson(raw(c), opts) ?? 'null', JSON.stringify(c.expected), c.name);
+    // The object form: the same error, and a non-error answered without the core.
+    assert.deepEqual(parseResult(c.input, opts), c.expected, c.name);
   }
 });
 
@@ -55,6 +66,7 @@ test('error vectors: typed errors, never a crash', () => {
   for (const c of vectors('errors.json')) {
     const run = () => {
       if (c.api === 'classify') return classifyJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options), rules: c.options.rules });
+      if (c.api === 'parse') return parseResultJson(raw(c), { now: c.options.now ?? null });
       // render-json's text as given (the facade's `render` takes an object).
       if (c.api === 'render-json') return call((api) => api.renderJson(raw(c), JSON.stringify(c.options)));
       return renderJson(raw(c), renderOptions(c.options));

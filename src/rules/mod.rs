@@ -459,14 +459,11 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
             continue;
         }
         // Keys are two bytes or more: their first two, as a number.
-        let pair = |k: &[u8]| u16::from_be_bytes([k[0], k[1]]);
         let p = u16::from_be_bytes([a.to_ascii_lowercase(), b]);
-        let lo = lower_bound(rows.len(), |i| pair(key(rows[i])) < p);
-        for &(table, row) in &rows[lo..] {
+        let lo = index.pairs.partition_point(|&q| q < p);
+        let hi = lo + index.pairs[lo..].iter().take_while(|&&q| q == p).count();
+        for &(table, row) in &rows[lo..hi] {
             let k = key((table, row));
-            if pair(k) != p {
-                break;
-            }
             if t.len() - i >= k.len()
                 && t[i + 2..i + k.len()].eq_ignore_ascii_case(&k[2..])
                 && !hits.iter().any(|h| h.0 == table)
@@ -479,11 +476,14 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
 }
 
 /// A member's phrase index: every key of its phrase tables, sorted, as
-/// (table, row), and the (first, second) byte pairs the keys start with.
+/// (table, row), and the (first, second) byte pairs the keys start with:
+/// as a filter by first byte class and second byte, and as one number per
+/// row (`pairs`, beside `rows`), searched without reading the keys.
 struct PhraseIndex {
     member: &'static str,
     starts: [u32; 36],
     rows: &'static [(u16, u16)],
+    pairs: &'static [u16],
 }
 
 /// Visit every table that may match `cx`: the user's (all, in order), then

@@ -39,13 +39,12 @@ impl Guest for Component {
             .map_err(to_wit_error)
     }
 
-    fn parse_json(
-        raw: String,
-        options: wit::ClassifyOptions,
-    ) -> Result<Option<String>, wit::Error> {
+    fn parse_json(raw: String, options: wit::ClassifyOptions) -> Result<String, wit::Error> {
         test_trap(&raw);
         let opts = classify_options(&options)?;
-        mcp_errors::parse_result_json(&raw, &opts).map_err(to_wit_error)
+        mcp_errors::parse_result_json(&raw, &opts)
+            .map(|n| n.unwrap_or_else(|| "null".into()))
+            .map_err(to_wit_error)
     }
 
     fn render(

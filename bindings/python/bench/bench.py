@@ -13,7 +13,7 @@ import tempfile
 import time
 
 import mcp_errors
-from mcp_errors import render_json, to_raw_error, to_tool_result
+from mcp_errors import parse_result, render_json, to_raw_error, to_tool_result
 
 err = TypeError("fetch failed")
 cause = ConnectionRefusedError(111, "Connection refused")
@@ -65,6 +65,12 @@ def main():
     render_json("{}", now=None)  # fills the default cache
     print(f"cold start, cached component (import + deserialize + first call): {cold(cached=True):.1f} ms")
     report("render_json(raw, tool-error-v1) typical", per_call(lambda: render_json(RAW, profile="tool-error-v1", now=None)))
+    own = json.loads(render_json(RAW, profile="canonical", now="2025-10-27T14:32:15Z"))
+    foreign = {"content": [{"type": "text", "text": "search code: GitHub API rate limit exceeded. Retry after 30m0s."}], "isError": True}
+    success = {"content": [{"type": "text", "text": "3 results"}]}
+    report("parse_result(result) a rendered canonical error", per_call(lambda: parse_result(own, now=None)))
+    report("parse_result(result) another server's text error", per_call(lambda: parse_result(foreign, now=None)))
+    report("parse_result(result) a successful result", per_call(lambda: parse_result(success, now=None)))
     report("to_tool_result(exc) typical (conversion + SDK model)", per_call(lambda: to_tool_result(err, profile="tool-error-v1", now=None, mask=False)))
     report("to_tool_result(exc, as_dict=True) typical", per_call(lambda: to_tool_result(err, profile="tool-error-v1", now=None, mask=False, as_dict=True)))
     report("classify(exc) typical", per_call(lambda: mcp_errors.classify(err)))

@@ -1,4 +1,8 @@
+import contextlib
 import json
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -49,3 +53,27 @@ def inject_trap() -> None:
         raise wasmtime.WasmtimeError("wasm trap: unreachable (injected by a test)")
 
     inst.fns = {name: trap for name in real}
+
+
+@contextlib.contextmanager
+def served(app):
+    """An ASGI app on a free loopback port (uvicorn in a thread); yields its /mcp URL."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

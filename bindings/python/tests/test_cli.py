@@ -47,6 +47,18 @@ def test_classify_parity_with_bad_lines():
             assert i not in errors, (i, text)
 
 
+def test_parse_parity_with_bad_lines():
+    cs = cases("parse.json")
+    lines = [json.dumps(c["input"]) for c in cs] + ["[1]", "{not json", ""]
+    data = ("\n".join(lines) + "\n").encode()
+    out = run_all(["parse", "--now", "2026-11-24T10:00:00Z"], data)
+    assert out["python"].stdout == out["rust"].stdout == out["npm"].stdout
+    assert out["python"].returncode == out["rust"].returncode == out["npm"].returncode == 1
+    got = out["rust"].stdout.decode().splitlines()
+    for c, line in zip(cs, got):
+        assert json.loads(line) == c["expected"], c["name"]
+
+
 def test_help_and_usage_errors_are_the_same_bytes_in_every_cli():
     """`--help` lists the same commands, flags, profiles, formats, revisions and targets."""
     out = run_all(["--help"], b"")
@@ -62,7 +74,10 @@ def test_render_parity_for_every_render_vector():
     for c in cases("render.json"):
         args = ["render"]
         for k, v in c["options"].items():
-            args += ["--mask"] if k == "mask" else [FLAGS[k], v if isinstance(v, str) else json.dumps(v)]
+            if k in ("mask", "tool_failure"):
+                args += ["--mask" if k == "mask" else "--tool-failure"]
+            else:
+                args += [FLAGS[k], v if isinstance(v, str) else json.dumps(v)]
         out = run_all(args, (json.dumps(c["input"]) + "\n").encode())
         want = (json.dumps(c["expected"], ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         assert out["python"].stdout == out["rust"].stdout == out["npm"].stdout == want, c["name"]

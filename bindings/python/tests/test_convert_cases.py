@@ -38,7 +38,7 @@ def _build(d: dict[str, Any]) -> Any:
     if "value" in d:
         return _value(d["value"])
     if "tool_error" in d:
-        fields = ("code", "app_code", "app_type", "details", "suggestions", "retryable")
+        fields = ("code", "app_code", "app_type", "details", "suggestions", "retryable", "retry_after_ms")
         return ToolError(d["tool_error"], **{k: d[k] for k in fields if k in d})
     cls = getattr(builtins, d["error"], None)
     if not (isinstance(cls, type) and issubclass(cls, BaseException)):

@@ -2,14 +2,11 @@
 with its own real client; the frameworks' own errors honoured; one name for the tool."""
 
 import asyncio
-import contextlib
 import json
-import socket
-import threading
-import time
 import warnings
 
 import pytest
+from conftest import served
 from fastmcp import Client as FastMCPClient
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError as FastMCPToolError
@@ -176,33 +173,10 @@ def test_the_decorator_names_the_tool_after_the_function(name):
     assert logs[0]["tool"] == name
 
 
-@contextlib.contextmanager
-def _served(app):
-    """An ASGI app on a free loopback port (uvicorn in a thread); yields its /mcp URL."""
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    assert server.started, "uvicorn did not start"
-    try:
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
 
 def test_fastmcp_middleware_over_streamable_http():
     logs: list = []
-    with _served(_fastmcp(True, logs).http_app()) as url:
+    with served(_fastmcp(True, logs).http_app()) as url:
 
         async def run():
             async with FastMCPClient(url) as client:
@@ -216,7 +190,7 @@ def test_fastmcp_middleware_over_streamable_http():
 
 def test_install_over_streamable_http():
     logs: list = []
-    with _served(_mcpserver(logs).streamable_http_app()) as url:
+    with served(_mcpserver(logs).streamable_http_app()) as url:
 
         async def run():
             async with Client(url) as client:

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conftest import cases, expected, raw, render_kwargs
-from mcp_errors import McpErrorsError, classify_json, render, render_json
+from mcp_errors import McpErrorsError, classify_json, parse_result, parse_result_json, render, render_json
 from mcp_errors._engine import ENGINE
 
 
@@ -15,6 +15,19 @@ def test_classify_vectors():
     assert len(cs) >= 80
     for c in cs:
         assert classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"), rules=c["options"].get("rules")) == expected(c), c["name"]
+
+
+def test_parse_vectors():
+    cs = cases("parse.json")
+    assert len(cs) >= 40
+    for c in cs:
+        o = c["options"]
+        opts = dict(now=o.get("now"), limits=o.get("limits"), rules=o.get("rules"))
+        out = parse_result_json(raw(c), **opts)
+        assert (out if out is not None else "null") == expected(c), c["name"]
+        # The object form: the same error, and a non-error answered without the core.
+        parsed = parse_result(c["input"], **opts)
+        assert (parsed.to_dict() if parsed else None) == c["expected"], c["name"]
 
 
 def test_render_vectors():
@@ -35,6 +48,8 @@ def test_error_vectors(c):
     with pytest.raises(McpErrorsError) as info:
         if c["api"] == "classify":
             classify_json(raw(c), now=c["options"].get("now"), limits=c["options"].get("limits"), rules=c["options"].get("rules"))
+        elif c["api"] == "parse":
+            parse_result_json(raw(c), now=c["options"].get("now"))
         elif c["api"] == "render-json":
             # The text as given (`render` takes a mapping).
             ENGINE.call("render-json", raw(c), json.dumps(c["options"]))

@@ -40,11 +40,17 @@ __all__ = [
     "Category",
     "ErrorCode",
     "McpErrorsError",
+    "TOOL_FAILURE_META_KEY",
     "NormalizedError",
+    "RetryOutcome",
+    "RetryPolicy",
     "ToolError",
+    "call_tool_with_retry",
     "classify",
     "classify_json",
     "install",
+    "parse_result",
+    "parse_result_json",
     "render",
     "render_json",
     "schema",
@@ -149,6 +155,7 @@ def _options(
     mask: bool = False,
     limits: Mapping[str, int] | None = None,
     rules: Sequence[Mapping[str, Any]] | str | None = None,
+    tool_failure: bool = False,
 ) -> str:
     """Keyword options → the core's JSON options (conversion only; the core checks them)."""
     o: dict[str, Any] = {
@@ -164,6 +171,7 @@ def _options(
         "mask": mask,
         "limits": limits,
         "rules": rules,
+        "tool_failure": tool_failure or None,
     }
     return json.dumps({k: v for k, v in o.items() if v is not None}, separators=(",", ":"))
 
@@ -227,6 +235,94 @@ def classify_json(
     `limits` bounds the message, details and original (snake_case keys, as in `render_json`);
     `rules` are your own recognizer rules (a list, or its JSON text), which beat the built-in ones."""
     return ENGINE.call("classify-json", raw, _classify_options(_time(now), limits, rules))
+
+
+TOOL_FAILURE_META_KEY = "io.modelcontextprotocol/toolFailure"
+"""The `_meta` key of the proposed machine-readable tool failure (SEP-3313)."""
+
+
+def parse_result_json(
+    result: str,
+    now: _dt.datetime | str | None | bool = True,
+    limits: Mapping[str, int] | None = None,
+    rules: Sequence[Mapping[str, Any]] | str | None = None,
+) -> str | None:
+    """Read a tool call's result back (JSON text of a `CallToolResult`, a JSON-RPC response or a
+    bare JSON-RPC error object): the canonical error as JSON text, or None when the result is not
+    an error. Raises `McpErrorsError` for input that is none of those. `now` (default: the current
+    time) turns a `toolFailure`'s `retryNotBefore` into a delay."""
+    out = ENGINE.call("parse-json", result, _classify_options(_time(now), limits, rules))
+    return None if out == "null" else out
+
+
+def _surely_not_an_error(value: Any) -> bool:
+    """A `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, a
+    `toolFailure`, `structuredContent` or a text block holding a JSON object: the core answers
+    None for every result this accepts, so it is answered here without entering the component."""
+    if not isinstance(value, Mapping) or "error" in value:
+        return False
+    result = value.get("result") if ("jsonrpc" in value or "id" in value) else value
+    if not isinstance(result, Mapping) or result.get("isError") is True or "structuredContent" in result:
+        return False
+    meta = result.get("_meta")
+    if isinstance(meta, Mapping) and TOOL_FAILURE_META_KEY in meta:
+        return False
+    content = result.get("content")
+    if not isinstance(content, list) or len(content) > 16:
+        return False
+    return not any(
+        isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        and b["text"].lstrip().startswith("{")
+        for b in content
+    )
+
+
+def _result_value(result: Any) -> Any:
+    """The `mcp` SDK's models (`CallToolResult`, `JSONRPCError`, …) as the JSON they are on the
+    wire; `McpError` as its JSON-RPC error; anything else as it is."""
+    dump = getattr(result, "model_dump", None)
+    if callable(dump):
+        return dump(by_alias=True, exclude_none=True, mode="json")
+    error = getattr(result, "error", None)
+    if isinstance(result, Exception) and callable(getattr(error, "model_dump", None)):
+        return error.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return result
+
+
+def parse_result(
+    result: Any,
+    *,
+    now: _dt.datetime | str | None | bool = True,
+    limits: Mapping[str, int] | None = None,
+    rules: Sequence[Mapping[str, Any]] | str | None = None,
+) -> NormalizedError | None:
+    """Read a tool call's result back into the canonical error (code, category, retryable,
+    retry_after_ms, message, what the dialect carries, and evidence naming the dialect), or None
+    when it is not an error. Takes the `mcp` SDK's `CallToolResult` (or any of its models), an
+    `McpError`, or a dict. Never raises for the result: one that cannot be read is an UNKNOWN,
+    non-retryable error whose evidence says why."""
+    value = _result_value(result)
+    if _surely_not_an_error(value):
+        return None
+    try:
+        out = parse_result_json(_dumps(value), now=now, limits=limits, rules=rules)
+    except McpErrorsError as e:
+        if e.kind == "invalid_option":
+            raise
+        return _unreadable(f"{e.kind}: {e.message}")
+    except (TypeError, ValueError) as e:  # not JSON-serializable
+        return _unreadable(f"invalid_input: {e}")
+    return None if out is None else NormalizedError.from_dict(json.loads(out))
+
+
+def _unreadable(why: str) -> NormalizedError:
+    return NormalizedError(
+        code=ErrorCode.UNKNOWN,
+        category=Category.UNKNOWN,
+        retryable=False,
+        message="The tool result could not be read.",
+        evidence=[f"parse failed: {why}"],
+    )
 
 
 def render_json(raw: str, **options: Any) -> str:
@@ -506,3 +602,6 @@ def schema(profile: Profile) -> dict[str, Any]:
     if profile not in names:
         raise McpErrorsError("invalid_option", f"unknown profile {json.dumps(profile, ensure_ascii=False)}; expected one of: {', '.join(names)}")
     return json.loads(ENGINE.call("schema", profile))
+
+
+from .retry import RetryOutcome, RetryPolicy, call_tool_with_retry  # noqa: E402  (last: it uses the names above)

@@ -31,6 +31,7 @@ class ToolError(Exception):
         details: dict[str, Any] | str | None = None,
         suggestions: list[str] | None = None,
         retryable: bool | None = None,
+        retry_after_ms: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -40,6 +41,7 @@ class ToolError(Exception):
         self.details = details
         self.suggestions = suggestions
         self.retryable = retryable
+        self.retry_after_ms = retry_after_ms
 
 
 def _clip(s: str) -> str:
@@ -119,7 +121,7 @@ def _response(resp: Any, depth: int, seen: set[int]) -> dict[str, Any]:
     return out
 
 
-_TOOL_ERROR_FIELDS = ("code", "app_code", "app_type", "details", "suggestions", "retryable")
+_TOOL_ERROR_FIELDS = ("code", "app_code", "app_type", "details", "suggestions", "retryable", "retry_after_ms")
 
 # MCP frameworks' own exceptions, by (module, class) anywhere in the exception's MRO.
 # Deliberate: the framework's "the model may read this" error, read as `expected`.

@@ -217,6 +217,7 @@ class _Instance:
                     "classify-json",
                     "classify-render-json",
                     "classify-render-with-log-json",
+                    "parse-json",
                     "render-json",
                     "taxonomy",
                     "schema",
