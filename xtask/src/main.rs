@@ -278,7 +278,7 @@ fn runtimes_env() -> Result<PathBuf> {
     ] {
         std::fs::copy(src.join(file), dir.join(file))?;
     }
-    for file in ["classify.json", "render.json"] {
+    for file in ["classify.json", "render.json", "parse.json"] {
         std::fs::copy(
             root().join("tests/vectors").join(file),
             dir.join("vectors").join(file),

@@ -32,7 +32,7 @@ export function renderOptions(o = {}) {
 
 /** Every output, compared with its vector and folded into one digest (FNV-1a) that must be the
  * same in every runtime. */
-export function check(api, classifyCases, renderCases) {
+export function check(api, classifyCases, renderCases, parseCases) {
   const failures = [];
   let digest = 0x811c9dc5;
   const add = (s) => {
@@ -48,6 +48,11 @@ export function check(api, classifyCases, renderCases) {
     add(out);
     if (out !== JSON.stringify(c.expected)) failures.push(`render: ${c.name}`);
   }
+  for (const c of parseCases) {
+    const out = api.parseResultJson(raw(c), { now: c.options.now ?? null, limits: limits(c.options), rules: c.options.rules }) ?? 'null';
+    add(out);
+    if (out !== JSON.stringify(c.expected)) failures.push(`parse: ${c.name}`);
+  }
   // The error path: a thrown error with a cause becomes a tool result.
   const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
   const result = api.toolResult(new TypeError('fetch failed', { cause }), {
@@ -56,5 +61,5 @@ export function check(api, classifyCases, renderCases) {
   const text = JSON.stringify(result);
   add(text);
   if (result.isError !== true || !text.includes('NETWORK_ERROR')) failures.push(`toolResult: ${text}`);
-  return { cases: classifyCases.length + renderCases.length + 1, failures, digest: digest.toString(16) };
+  return { cases: classifyCases.length + renderCases.length + parseCases.length + 1, failures, digest: digest.toString(16) };
 }

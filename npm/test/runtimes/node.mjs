@@ -12,4 +12,4 @@ const coldMs = performance.now() - started;
 
 const dir = globalThis.Deno?.args[0] ?? process.argv[2];
 const cases = (file) => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')).cases;
-console.log(JSON.stringify({ ...check(api, cases('classify.json'), cases('render.json')), coldMs }));
+console.log(JSON.stringify({ ...check(api, cases('classify.json'), cases('render.json'), cases('parse.json')), coldMs }));

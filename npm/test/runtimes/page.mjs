@@ -2,6 +2,7 @@
 // result goes into `window.result` and the page's title.
 import classify from './vectors/classify.json';
 import render from './vectors/render.json';
+import parse from './vectors/parse.json';
 import { check } from './check.mjs';
 
 try {
@@ -11,7 +12,7 @@ try {
   await api.ready();
   api.classifyJson('{"status":503}');
   const coldMs = performance.now() - started;
-  window.result = { ...check(api, classify.cases, render.cases), coldMs };
+  window.result = { ...check(api, classify.cases, render.cases, parse.cases), coldMs };
 } catch (e) {
   window.result = { cases: 0, failures: [String(e)], digest: '' };
 }

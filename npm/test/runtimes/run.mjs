@@ -183,7 +183,7 @@ async function bundled(name, command, args, script) {
   const app = join(dir, `${name}-app`);
   mkdirSync(join(app, 'vectors'), { recursive: true });
   for (const file of ['page.mjs', 'check.mjs']) copyFileSync(join(dir, file), join(app, file));
-  for (const file of ['classify.json', 'render.json']) copyFileSync(join(vectors, file), join(app, 'vectors', file));
+  for (const file of ['classify.json', 'render.json', 'parse.json']) copyFileSync(join(vectors, file), join(app, 'vectors', file));
   writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><title>mcp-errors</title><script type="module" src="./page.mjs"></script>\n');
   const built = spawnSync(bin(command), args, { cwd: app, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`${command}: ${built.stdout}${built.stderr}`);

@@ -3,11 +3,12 @@
 import * as api from 'mcp-errors';
 import classify from './vectors/classify.json';
 import render from './vectors/render.json';
+import parse from './vectors/parse.json';
 import { check } from './check.mjs';
 
 export default {
   async fetch() {
     await api.ready();
-    return Response.json(check(api, classify.cases, render.cases));
+    return Response.json(check(api, classify.cases, render.cases, parse.cases));
   },
 };
