@@ -495,6 +495,19 @@ fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
     table.iter().find(|(k, _)| same(k, key)).map(|(_, v)| *v)
 }
 
+/// How much a JSON-RPC code says: −32603 ("Internal error") is the catch-all
+/// the MCP SDKs send for any failure of a handler (mcp-go's handler errors,
+/// servers that throw), so it is no stronger than an unrecognized code: the
+/// message's words decide, and INTERNAL is the fallback. Every other code
+/// says what went wrong.
+fn rpc_strength(code: i64, strength: Strength) -> Strength {
+    if code == -32603 {
+        WEAK
+    } else {
+        strength
+    }
+}
+
 /// The JSON-RPC / MCP error code mapping.
 pub(crate) fn from_jsonrpc(code: i64) -> Option<Code> {
     Some(match code {
@@ -975,7 +988,12 @@ fn read_numeric_code(
 ) {
     if (-32768..=-32000).contains(&n) || n == -32800 || n == -32801 {
         if let Some(c) = from_jsonrpc(n) {
-            g.push(c, RPC_CODE, depth, ev(format_args!("jsonrpc {n}")));
+            g.push(
+                c,
+                rpc_strength(n, RPC_CODE),
+                depth,
+                ev(format_args!("jsonrpc {n}")),
+            );
         }
     } else if (1..=16).contains(&n) && status.is_none() {
         // A gRPC status code (grpc-js and grpcio put it in `code`).
@@ -1230,7 +1248,7 @@ fn read_message(
             if let Some(c) = from_jsonrpc(n) {
                 g.push(
                     c,
-                    MESSAGE_CODE,
+                    rpc_strength(n, MESSAGE_CODE),
                     depth,
                     ev(format_args!("message jsonrpc {n}")),
                 );
@@ -1292,8 +1310,18 @@ fn read_message(
             .split(']')
             .next()
             .and_then(|n| n.trim_fast().parse::<i64>().ok());
-        if let Some(name) = n
-            .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n.abs()))
+        // Negative: `socket.gaierror`, whose numbers are getaddrinfo's EAI_*
+        // codes (CPython socketmodule.c set_gaierror; glibc netdb.h: −2
+        // EAI_NONAME, −3 EAI_AGAIN, …), not errnos: a name that did not resolve.
+        if let Some(n) = n.filter(|n| (-11..0).contains(n)) {
+            g.push(
+                NetworkError,
+                MESSAGE_CODE,
+                depth,
+                ev(format_args!("message gaierror {n}")),
+            );
+        } else if let Some(name) = n
+            .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n))
             .map(|(_, s)| *s)
         {
             if let Some(c) = lookup(SYS_CODES, name) {
@@ -1490,7 +1518,12 @@ fn read_body(
         // A JSON-RPC error object given directly, or a bare {code, message}.
         if let Some(n) = b.field("code").and_then(as_i64) {
             if let Some(c) = from_jsonrpc(n) {
-                g.push(c, RPC_CODE, depth, ev(format_args!("jsonrpc {n}")));
+                g.push(
+                    c,
+                    rpc_strength(n, RPC_CODE),
+                    depth,
+                    ev(format_args!("jsonrpc {n}")),
+                );
             }
         }
         set_body_message(
@@ -1702,7 +1735,12 @@ fn read_body_error(
     // JSON-RPC error object, or a Google numeric HTTP code.
     if let Some(n) = e.field("code").and_then(as_i64) {
         if let Some(c) = from_jsonrpc(n) {
-            g.push(c, RPC_CODE, depth, ev(format_args!("jsonrpc {n}")));
+            g.push(
+                c,
+                rpc_strength(n, RPC_CODE),
+                depth,
+                ev(format_args!("jsonrpc {n}")),
+            );
         } else if (400..=599).contains(&n) {
             g.http_status.get_or_insert(n as u16);
             if let Some(c) = Code::from_http(n as u16) {
