@@ -230,8 +230,8 @@ impl<'v> Reading<'v> {
         }
         let mut evidence = Vec::with_capacity(n.evidence.len() + 2 + self.evidence.len());
         evidence.push(["dialect ", &self.dialect].concat());
-        // What the result named outright decided; classification's lines follow
-        // when they agree (and "no signal" is no news then).
+        // What the result named outright decided comes first; then what
+        // classification read in its text (its "no signal" is no news then).
         let named = match (self.explicit, self.profile_code) {
             (Some(c), _) => Some(["code ", c.name()].concat()),
             (None, Some((_, v))) if n.code != classified => Some(["profile code ", v].concat()),
@@ -398,6 +398,10 @@ fn read_own<'v>(m: &'v Map<'v>, profile: Profile) -> Reading<'v> {
             };
             r.message = text(inner, "message").map(Cow::Borrowed);
             read_type(&mut r, text(inner, "type"), profile);
+            // The same shape is many providers' error body (Anthropic's and
+            // OpenAI's `{"error":{"type","message"}}`): read as one, so that a
+            // provider's type decides when it is not one of the profile's.
+            r.body = Some(Value::Object(m.clone()));
             r.tool = text(inner, "tool");
             // `details` (text) is the error's `details.value`, written first.
             let mut details = serde_json::Map::new();
