@@ -63,7 +63,9 @@ function rpcErrorOf(value: unknown): Obj | undefined {
 }
 
 function unreadable(e: unknown): NormalizedError {
-  const kind = e instanceof McpErrorsError ? e.kind : 'trap';
+  // The component's own failures (a trap included) arrive typed; anything else is the
+  // result's: not serializable as JSON (a BigInt, a cycle).
+  const kind = e instanceof McpErrorsError ? e.kind : 'invalid_input';
   const why = e instanceof Error ? e.message : String(e);
   return {
     code: 'UNKNOWN',
