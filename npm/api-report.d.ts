@@ -247,7 +247,7 @@ export declare function surelyNotAnError(value: unknown): boolean;
 export declare function parseResult(result: unknown, options?: ClassifyOptions): NormalizedError | null;
 
 // ---- dist/retry.d.ts
-import type { CallToolResult, NormalizedError } from './types.js';
+import type { CallToolResult, ClassifyOptions, NormalizedError } from './types.js';
 /** The `params` of a `tools/call` request: the tool's name, its arguments, and whatever else
  * the client's SDK accepts there (`_meta`, `task`, …), passed on unchanged. */
 export interface CallToolParams {
@@ -297,6 +297,9 @@ export interface RetryPolicy {
     /** For deterministic tests only: the jitter's random source, a number in [0, 1).
      * Default `Math.random`. */
     random?: () => number;
+    /** How each failure is read (`parseResult`'s options): your own recognizer `rules` make a
+     * server's own errors retryable or not, and `limits` bound what is kept. */
+    parseOptions?: ClassifyOptions;
 }
 /** How `callToolWithRetry` ended. */
 export interface RetryOutcome<R = CallToolResult> {

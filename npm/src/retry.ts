@@ -11,7 +11,7 @@
  */
 import { McpErrorsError } from './engine.js';
 import { parseResult } from './parse.js';
-import type { CallToolResult, NormalizedError } from './types.js';
+import type { CallToolResult, ClassifyOptions, NormalizedError } from './types.js';
 
 /** The `params` of a `tools/call` request: the tool's name, its arguments, and whatever else
  * the client's SDK accepts there (`_meta`, `task`, …), passed on unchanged. */
@@ -66,6 +66,9 @@ export interface RetryPolicy {
   /** For deterministic tests only: the jitter's random source, a number in [0, 1).
    * Default `Math.random`. */
   random?: () => number;
+  /** How each failure is read (`parseResult`'s options): your own recognizer `rules` make a
+   * server's own errors retryable or not, and `limits` bound what is kept. */
+  parseOptions?: ClassifyOptions;
 }
 
 /** How `callToolWithRetry` ended. */
@@ -135,7 +138,7 @@ export async function callToolWithRetry<C extends ToolCallingClient>(
       if (!isProtocolError(e)) throw e;
       thrown = e;
     }
-    const error = parseResult(thrown ?? result);
+    const error = parseResult(thrown ?? result, policy.parseOptions);
     // Not expected (a JSON-RPC error always reads as an error); never swallow a throw.
     if (thrown !== undefined && error === null) throw thrown;
     const outcome: RetryOutcome<R> = thrown === undefined

@@ -255,6 +255,25 @@ test('a thrown retryable protocol error (-32001, request timed out) is retried, 
   assert.equal(out.error.retryable, true);
 });
 
+test('parseOptions: the caller\'s own rules decide what is retried', async () => {
+  let calls = 0;
+  // An internal server's own error text, which no built-in rule knows.
+  const client = {
+    async callTool() {
+      calls++;
+      return calls < 3
+        ? { content: [{ type: 'text', text: 'E_BUSY: index is rebuilding' }], isError: true }
+        : { content: [{ type: 'text', text: 'ok' }] };
+    },
+  };
+  const plain = await callToolWithRetry(client, { name: 'x' }, { baseDelayMs: 1 });
+  assert.deepEqual([plain.attempts, plain.error.code, plain.error.retryable], [1, 'UNKNOWN', false]);
+  calls = 0;
+  const rules = [{ id: 'busy', at: 'message', take: 'phrase', rows: { 'E_BUSY': { code: 'UNAVAILABLE', retryable: true } } }];
+  const out = await callToolWithRetry(client, { name: 'x' }, { baseDelayMs: 1, parseOptions: { rules } });
+  assert.deepEqual([out.attempts, out.error], [3, null]);
+});
+
 test('what is not a protocol error propagates at once; so does what onRetry throws', async () => {
   let calls = 0;
   const boom = new TypeError('fetch failed');

@@ -162,6 +162,27 @@ def test_backoff_without_retry_after_is_bounded_by_jitter_and_stops_at_max_attem
     assert calls["overloaded"] == 12
 
 
+def test_parse_options_let_the_callers_own_rules_decide_what_is_retried():
+    calls = Counter()
+
+    class InternalSession:
+        """A server whose own error text no built-in rule knows."""
+
+        async def call_tool(self, name, arguments=None):
+            calls[name] += 1
+            if calls[name] < 3:
+                return {"content": [{"type": "text", "text": "E_BUSY: index is rebuilding"}], "isError": True}
+            return {"content": [{"type": "text", "text": "ok"}]}
+
+    plain = asyncio.run(call_tool_with_retry(InternalSession(), "x", policy=RetryPolicy(base_delay_ms=1)))
+    assert (plain.attempts, plain.error.code, plain.error.retryable) == (1, ErrorCode.UNKNOWN, False)
+    calls.clear()
+    rules = [{"id": "busy", "at": "message", "take": "phrase", "rows": {"E_BUSY": {"code": "UNAVAILABLE", "retryable": True}}}]
+    policy = RetryPolicy(base_delay_ms=1, parse_options={"rules": rules})
+    outcome = asyncio.run(call_tool_with_retry(InternalSession(), "x", policy=policy))
+    assert (outcome.attempts, outcome.error) == (3, None)
+
+
 def test_max_elapsed_stops_before_a_wait_that_would_pass_it():
     calls: Counter = Counter()
     server = _server(calls)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 
 # The package imports this module last, so these names are defined by then.
 from . import NormalizedError, _is_protocol_error, _unreadable, parse_result
@@ -38,6 +38,8 @@ class RetryPolicy:
       (1-based), the wait in milliseconds (a float) and its `NormalizedError`. What it raises
       is not caught.
     - `random`: a `() -> float` in [0, 1) for the jitter (default `random.random`), for tests.
+    - `parse_options`: keyword options for `parse_result` (`rules`, `limits`): your own
+      recognizer rules make a server's own errors retryable or not.
     """
 
     max_attempts: int = 3
@@ -47,6 +49,7 @@ class RetryPolicy:
     max_delay_ms: float = 30_000
     on_retry: Callable[[int, float, NormalizedError], Any] | None = None
     random: Callable[[], float] | None = None
+    parse_options: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.max_attempts, bool) or not isinstance(self.max_attempts, int) or self.max_attempts < 1:
@@ -115,11 +118,11 @@ async def call_tool_with_retry(
             if not _is_protocol_error(exc):
                 raise
             raised = exc
-            error = parse_result(exc)
+            error = parse_result(exc, **(policy.parse_options or {}))
             if error is None:  # a protocol error is always an error
                 error = _unreadable("a raised protocol error read as no error")
         else:
-            error = parse_result(result)
+            error = parse_result(result, **(policy.parse_options or {}))
         if error is None:
             return RetryOutcome(result=result, error=None, attempts=attempt)
         if not error.retryable or attempt >= policy.max_attempts:
