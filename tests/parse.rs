@@ -8,14 +8,6 @@ use mcp_errors::{
     Format, Profile, RenderOptions, SpecRevision, Target,
 };
 
-fn classify_options(case: &serde_json::Value) -> ClassifyOptions {
-    ClassifyOptions {
-        now_ms: option_str(case, "now").map(|t| parse_now(&t).expect("vector time")),
-        limits: common::limits(case),
-        rules: common::rules(case).expect("vector rules"),
-    }
-}
-
 #[test]
 fn parse_vectors() {
     let cases = cases("parse.json");
@@ -157,8 +149,6 @@ fn replaces_own_member(case: &serde_json::Value, options: &RenderOptions) -> boo
 /// non-error, and an error line for a line that is no result.
 #[test]
 fn cli_parse_matches_the_vectors() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let cases = cases("parse.json");
     let now = "2026-11-24T10:00:00Z";
     assert!(cases
@@ -166,26 +156,8 @@ fn cli_parse_matches_the_vectors() {
         .all(|c| option_str(c, "now").as_deref() == Some(now)));
     let mut input: String = cases.iter().map(|c| raw(c) + "\n").collect();
     input.push_str("[1]\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-errors"))
-        .args(["parse", "--now", now])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the CLI starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "the bad last line fails the run"
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
+    let (status, lines) = run_cli(&["parse", "--now", now], &input);
+    assert_eq!(status, Some(1), "the bad last line fails the run");
     assert_eq!(lines.len(), cases.len() + 1);
     for (case, line) in cases.iter().zip(&lines) {
         assert_eq!(*line, expected_text(case), "{}", name(case));

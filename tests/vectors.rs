@@ -11,14 +11,6 @@ use mcp_errors::{
     RenderOptions,
 };
 
-fn classify_options(case: &serde_json::Value) -> ClassifyOptions {
-    ClassifyOptions {
-        now_ms: option_str(case, "now").map(|t| parse_now(&t).expect("vector time")),
-        limits: common::limits(case),
-        rules: common::rules(case).expect("vector rules"),
-    }
-}
-
 #[test]
 fn classify_vectors() {
     let cases = cases("classify.json");
@@ -240,26 +232,8 @@ fn cli_classify_matches_vectors_line_for_line() {
             input.push_str("{not json\n");
         }
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-errors"))
-        .arg("classify")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the CLI starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "a bad line makes the exit status 1"
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
+    let (status, lines) = run_cli(&["classify"], &input);
+    assert_eq!(status, Some(1), "a bad line makes the exit status 1");
     assert_eq!(
         lines.len(),
         cases.len() + 1,

@@ -101,6 +101,15 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
 
 /// A case's `limits` option as the component's record, values as given.
 /// A case's `rules` option as the JSON text the WIT record takes.
+/// A case's options as the WIT classify options.
+fn wit_classify_options(case: &serde_json::Value) -> wit::ClassifyOptions {
+    wit::ClassifyOptions {
+        now: option_str(case, "now"),
+        limits: wit_limits(case),
+        rules: wit_rules(case),
+    }
+}
+
 fn wit_rules(case: &serde_json::Value) -> Option<String> {
     case["options"].get("rules").map(|r| r.to_string())
 }
@@ -157,11 +166,7 @@ fn classify_vectors_through_the_component() {
     let cases = cases("classify.json");
     let mut failures = Vec::new();
     for case in &cases {
-        let options = wit::ClassifyOptions {
-            now: option_str(case, "now"),
-            limits: wit_limits(case),
-            rules: wit_rules(case),
-        };
+        let options = wit_classify_options(case);
         let got = api
             .call_classify_json(&mut store, &raw(case), &options)
             .expect("no trap");
@@ -199,11 +204,7 @@ fn parse_vectors_through_the_component() {
     let cases = cases("parse.json");
     let mut failures = Vec::new();
     for case in &cases {
-        let options = wit::ClassifyOptions {
-            now: option_str(case, "now"),
-            limits: wit_limits(case),
-            rules: wit_rules(case),
-        };
+        let options = wit_classify_options(case);
         let got = api
             .call_parse_json(&mut store, &raw(case), &options)
             .expect("no trap");
@@ -262,29 +263,13 @@ fn error_vectors_through_the_component() {
     for case in &cases {
         let got = match case["api"].as_str() {
             Some("classify") => api
-                .call_classify_json(
-                    &mut store,
-                    &raw(case),
-                    &wit::ClassifyOptions {
-                        now: option_str(case, "now"),
-                        limits: wit_limits(case),
-                        rules: wit_rules(case),
-                    },
-                )
+                .call_classify_json(&mut store, &raw(case), &wit_classify_options(case))
                 .expect("no trap"),
             Some("render-json") => api
                 .call_render_json(&mut store, &raw(case), &case["options"].to_string())
                 .expect("no trap"),
             Some("parse") => api
-                .call_parse_json(
-                    &mut store,
-                    &raw(case),
-                    &wit::ClassifyOptions {
-                        now: option_str(case, "now"),
-                        limits: wit_limits(case),
-                        rules: wit_rules(case),
-                    },
-                )
+                .call_parse_json(&mut store, &raw(case), &wit_classify_options(case))
                 .expect("no trap"),
             _ => {
                 // JSON options (an unknown profile is no typed option); typed

@@ -72,6 +72,40 @@ pub fn render_options(case: &Value) -> RenderOptions {
     }
 }
 
+/// A case's options as classify options (the vector's time must be valid).
+pub fn classify_options(case: &Value) -> mcp_errors::ClassifyOptions {
+    mcp_errors::ClassifyOptions {
+        now_ms: option_str(case, "now").map(|t| mcp_errors::parse_now(&t).expect("vector time")),
+        limits: limits(case),
+        rules: rules(case).expect("vector rules"),
+    }
+}
+
+/// Run the CLI with `args` and `input` on its standard input: its exit
+/// status and its standard output, one string per line.
+pub fn run_cli(args: &[&str], input: &str) -> (Option<i32>, Vec<String>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-errors"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the CLI starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    (
+        out.status.code(),
+        stdout.lines().map(String::from).collect(),
+    )
+}
+
 /// A case's `rules` option (absent = none).
 pub fn rules(case: &Value) -> Result<mcp_errors::UserRules, mcp_errors::Error> {
     match case["options"].get("rules") {
