@@ -8,8 +8,9 @@ the error says a retry may succeed (waiting what the server asked for, else a ji
     if outcome.error is None:
         ...  # outcome.result is the tool's CallToolResult
 
-Nothing here imports `mcp`, `asyncio`, `anyio` or `random` when the package is imported: they
-are imported on the first call (the package's cold start stays as it is).
+The package imports this module only when one of its names is first used, and this module
+imports `mcp`, `asyncio`, `anyio` and `random` only on the first call: the package's cold start
+stays as it is.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import dataclasses
 import time
 from typing import Any, Awaitable, Callable, Mapping
 
-# The package imports this module last, so these names are defined by then.
+# Imported on first use (the package's `__getattr__`), when these names are defined.
 from . import NormalizedError, _is_protocol_error, _unreadable, parse_result
 
 __all__ = ["RetryOutcome", "RetryPolicy", "call_tool_with_retry"]
