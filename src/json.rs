@@ -233,6 +233,24 @@ pub(crate) fn write_value(v: &Value, out: &mut String, indent: Option<usize>) {
     }
 }
 
+/// Write a `serde_json` map, compact, byte for byte as serde_json does.
+pub(crate) fn write_map(m: &serde_json::Map<String, Value>, out: &mut String) {
+    write_members(
+        m.iter().map(|(k, v)| (k.as_str(), false, v)),
+        m.len(),
+        out,
+        None,
+        write_value,
+    );
+}
+
+/// A `serde_json::Value`'s compact text, as its `Display` writes it.
+pub(crate) fn value_text(v: &Value) -> String {
+    let mut out = String::new();
+    write_value(v, &mut out, None);
+    out
+}
+
 fn newline(out: &mut String, depth: usize) {
     out.push('\n');
     for _ in 0..depth {
@@ -373,7 +391,7 @@ pub fn quoted(s: &str) -> String {
 }
 
 /// An integer in decimal, without the formatting machinery.
-fn write_int(negative: bool, magnitude: u64, out: &mut String) {
+pub(crate) fn write_int(negative: bool, magnitude: u64, out: &mut String) {
     if negative {
         out.push('-');
     }

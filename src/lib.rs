@@ -64,6 +64,12 @@ pub fn parse_json(raw: &str) -> Result<serde_json::Value, Error> {
     parse_input(raw).map(|v| v.to_serde())
 }
 
+/// A JSON value's compact text: byte for byte `serde_json::to_string`, by the
+/// crate's own writer (the component uses it to keep serde's serializer out).
+pub fn json_text(value: &serde_json::Value) -> String {
+    json::value_text(value)
+}
+
 /// [`parse_json`] into the borrowed tree the classifier reads.
 pub(crate) fn parse_input(raw: &str) -> Result<input::Value<'_>, Error> {
     within_size(raw)?;

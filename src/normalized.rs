@@ -180,10 +180,121 @@ impl Normalized {
         })
     }
 
-    /// The canonical JSON text (one line, fields in a fixed order).
+    /// The canonical JSON text (one line, fields in a fixed order): byte for
+    /// byte what `serde_json::to_string` gives for this struct (a test holds
+    /// it to that), written by the crate's own writer, which keeps serde's
+    /// serializer out of the component.
     pub fn to_json(&self) -> String {
-        // Serializing this struct cannot fail: every key is a string and every
-        // value is plain data.
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+        use crate::json::{write_int, write_str, write_value};
+        let mut out = String::with_capacity(160 + self.message.len());
+        let key = |out: &mut String, k: &str| {
+            out.push_str(",\"");
+            out.push_str(k);
+            out.push_str("\":");
+        };
+        let strs = |out: &mut String, k: &str, list: &[String]| {
+            key(out, k);
+            out.push('[');
+            for (i, s) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_str(s, out);
+            }
+            out.push(']');
+        };
+        out.push_str("{\"code\":\"");
+        out.push_str(self.code.name());
+        out.push_str("\",\"category\":\"");
+        out.push_str(self.category.name());
+        out.push_str("\",\"retryable\":");
+        out.push_str(if self.retryable { "true" } else { "false" });
+        if let Some(ms) = self.retry_after_ms {
+            key(&mut out, "retry_after_ms");
+            write_int(false, ms, &mut out);
+        }
+        if let Some(status) = self.http_status {
+            key(&mut out, "http_status");
+            write_int(false, u64::from(status), &mut out);
+        }
+        key(&mut out, "message");
+        write_str(&self.message, &mut out);
+        for (k, v) in [
+            ("tool", &self.tool),
+            ("app_code", &self.app_code),
+            ("app_type", &self.app_type),
+        ] {
+            if let Some(v) = v {
+                key(&mut out, k);
+                write_str(v, &mut out);
+            }
+        }
+        if self.expected {
+            key(&mut out, "expected");
+            out.push_str("true");
+        }
+        if let Some(d) = &self.details {
+            key(&mut out, "details");
+            crate::json::write_map(d, &mut out);
+        }
+        if !self.suggestions.is_empty() {
+            strs(&mut out, "suggestions", &self.suggestions);
+        }
+        strs(&mut out, "evidence", &self.evidence);
+        if let Some(o) = &self.original {
+            key(&mut out, "original");
+            write_value(o, &mut out, None);
+        }
+        out.push('}');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `to_json` writes every field as serde's derive does: present,
+    /// absent, escaped, nested and float values alike.
+    #[test]
+    fn to_json_is_serdes_text() {
+        let full = Normalized {
+            code: Code::RateLimited,
+            category: Category::Limit,
+            retryable: true,
+            retry_after_ms: Some(1500),
+            http_status: Some(429),
+            message: "slow \"down\"\n\u{1}é".into(),
+            tool: Some("t".into()),
+            app_code: Some("E_1".into()),
+            app_type: Some("Quota".into()),
+            expected: true,
+            details: serde_json::json!({"a": [1, -2, 2.5, 1e300, null, true], "b": {"c": "d"}})
+                .as_object()
+                .cloned(),
+            suggestions: vec!["wait".into(), "\t".into()],
+            evidence: vec!["http 429".into()],
+            original: Some(serde_json::json!({"status": 429, "body": "x"})),
+        };
+        let bare = Normalized {
+            retry_after_ms: None,
+            http_status: None,
+            tool: None,
+            app_code: None,
+            app_type: None,
+            expected: false,
+            details: None,
+            suggestions: vec![],
+            evidence: vec![],
+            original: None,
+            ..full.clone()
+        };
+        let empty_details = Normalized {
+            details: Some(Map::new()),
+            ..bare.clone()
+        };
+        for n in [full, bare, empty_details] {
+            assert_eq!(n.to_json(), serde_json::to_string(&n).unwrap());
+        }
     }
 }

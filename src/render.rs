@@ -209,7 +209,7 @@ impl RenderOptions {
             };
             let json_text = || match v {
                 Value::String(s) => s.to_string(),
-                other => other.to_serde().to_string(),
+                other => crate::json::value_text(&other.to_serde()),
             };
             match key {
                 "profile" => o.profile = Profile::from_name(&text()?)?,

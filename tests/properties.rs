@@ -81,6 +81,8 @@ proptest! {
         let for_model = n.clone().sanitized(true);
         prop_assert_eq!(&for_model.clone().sanitized(true), &for_model);
         let text = n.to_json();
+        // The crate's own writer gives serde's bytes for the struct.
+        prop_assert_eq!(&text, &serde_json::to_string(&n).unwrap());
         let back: Value = serde_json::from_str(&text).expect("valid JSON");
         prop_assert_eq!(&back["code"], &json!(n.code.name()));
         // The JSON text and the value give the same result.

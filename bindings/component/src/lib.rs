@@ -368,10 +368,12 @@ fn to_wit_normalized(n: mcp_errors::Normalized) -> wit::NormalizedError {
         app_code: n.app_code,
         app_type: n.app_type,
         expected: n.expected,
-        details: n.details.map(|d| serde_json::Value::Object(d).to_string()),
+        details: n
+            .details
+            .map(|d| mcp_errors::json_text(&serde_json::Value::Object(d))),
         suggestions: n.suggestions,
         evidence: n.evidence,
-        original: n.original.map(|o| o.to_string()),
+        original: n.original.map(|o| mcp_errors::json_text(&o)),
     }
 }
 
