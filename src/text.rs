@@ -262,10 +262,50 @@ impl TrimFast for str {
     }
 }
 
+/// `n` in decimal, written into the end of `buf`: `n.to_string()` without
+/// an allocation.
+pub(crate) fn decimal(n: i64, buf: &mut [u8; 21]) -> &str {
+    let mut m = n.unsigned_abs();
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    // Only ASCII was written.
+    std::str::from_utf8(&buf[i..]).unwrap_or("0")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// `decimal` is `to_string`, at the ends of the range too.
+    #[test]
+    fn decimal_is_to_string() {
+        let mut buf = [0u8; 21];
+        for n in [
+            0,
+            7,
+            -1,
+            -111,
+            10,
+            1_000_000,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ] {
+            assert_eq!(decimal(n, &mut buf), n.to_string());
+        }
+    }
 
     /// `same` is `==`: every length to 40, one byte changed at every place
     /// (in a word and in the tail), and lengths that differ.

@@ -202,6 +202,27 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// In [`BYTE_CLASS`]: an ASCII letter or digit.
+const ALNUM: u8 = 1;
+/// In [`BYTE_CLASS`]: a word byte ([`is_word`]).
+const WORD: u8 = 2;
+
+/// Each byte's [`ALNUM`] and [`WORD`] bits: one load a byte in the phrase scan.
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            t[b] = ALNUM | WORD;
+        } else if c == b'_' {
+            t[b] = WORD;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// The first of `n` sorted items that is not `below` (a binary search).
 fn lower_bound(n: usize, below: impl Fn(usize) -> bool) -> usize {
     let (mut lo, mut hi) = (0, n);
@@ -445,12 +466,14 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
     let rows = index.rows;
     let key = |(table, row): (u16, u16)| BUILTIN[usize::from(table)].key(usize::from(row));
     let t = text.as_bytes();
-    // `word_start`, with the previous byte's class carried along.
+    // `word_start`, with the previous byte's class carried along: a byte
+    // that follows a word byte (or is no letter or digit) starts nothing.
     let mut after_word = false;
     for i in 0..t.len().saturating_sub(1) {
         let a = t[i];
-        let starts = !after_word && a.is_ascii_alphanumeric();
-        after_word = is_word(a);
+        let class = BYTE_CLASS[usize::from(a)];
+        let starts = !after_word && class & ALNUM != 0;
+        after_word = class & WORD != 0;
         if !starts {
             continue;
         }
@@ -515,7 +538,15 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
             return;
         };
         let mut active: u64 = u64::MAX >> (64 - a.tables.len());
-        let text = value.and_then(scalar);
+        let mut digits = [0u8; 21];
+        let text = value.and_then(|v| match v {
+            // An integer's text in a buffer of its own: no allocation.
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Some(Cow::Borrowed(crate::text::decimal(i, &mut digits))),
+                None => scalar(v),
+            },
+            _ => scalar(v),
+        });
         let mut phrases: Vec<(u16, u16)> = Vec::new();
         match &text {
             Some(s) => {
@@ -533,6 +564,15 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
                 }
                 if active & a.phrased != 0 {
                     phrases = phrase_hits(anchor, s);
+                    // A phrase table none of whose phrases is in the text
+                    // cannot match: passed over without a look.
+                    let mut found = 0u64;
+                    for &(t, _) in &phrases {
+                        if let Some(j) = a.tables.iter().position(|&x| x == t) {
+                            found |= 1 << j;
+                        }
+                    }
+                    active &= !a.phrased | found;
                 }
             }
             // A value that is no text: the member-keyed tables cannot match
