@@ -5,7 +5,7 @@
 //! an exception class name, which beats a bare HTTP status, which beats a guess
 //! from the message text.
 
-use crate::text::{same, TrimFast};
+use crate::text::{find_key, key_index, same, TrimFast};
 use std::borrow::Cow;
 
 use crate::input::{Map, Value};
@@ -495,6 +495,28 @@ fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
     table.iter().find(|(k, _)| same(k, key)).map(|(_, v)| *v)
 }
 
+/// [`lookup`] through the table's index (`key_index!`): one hash and a
+/// compare or two, not a pass over the rows.
+fn indexed<T: Copy, const M: usize>(
+    table: &'static [(&'static str, T)],
+    slots: &[u8; M],
+    key: &str,
+) -> Option<T> {
+    find_key(slots, key, |i| table[i].0).map(|i| table[i].1)
+}
+
+static SYS_CODES_INDEX: [u8; 128] = key_index!(SYS_CODES, 128);
+static AWS_INDEX: [u8; 128] = key_index!(AWS, 128);
+static PROVIDER_CODES_INDEX: [u8; 32] = key_index!(PROVIDER_CODES, 32);
+static GOOGLE_REASONS_INDEX: [u8; 32] = key_index!(GOOGLE_REASONS, 32);
+static NAMES_INDEX: [u8; 256] = key_index!(NAMES, 256);
+static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
+
+/// The first row of [`NAMES`] whose name is `key`.
+fn names_row(key: &str) -> Option<usize> {
+    find_key(&NAMES_INDEX, key, |i| NAMES[i].0)
+}
+
 /// How much a JSON-RPC code says: −32603 ("Internal error") is the catch-all
 /// the MCP SDKs send for any failure of a handler (mcp-go's handler errors,
 /// servers that throw), so it is no stronger than an unrecognized code: the
@@ -725,7 +747,7 @@ pub(crate) fn read_node(
         // libuv reports negated errno values (-104), Python positive ones (104).
         let abs = errno.checked_abs().unwrap_or(0);
         if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
-            if let Some(code) = lookup(SYS_CODES, name) {
+            if let Some(code) = indexed(SYS_CODES, &SYS_CODES_INDEX, name) {
                 g.push(
                     code,
                     SYS_CODE,
@@ -955,15 +977,15 @@ fn read_code(
                 g.push(NetworkError, SYS_CODE, depth, ev(format_args!("code {s}")));
                 g.tls
                     .get_or_insert_with(|| ev(format_args!("tls certificate {s}")));
-            } else if let Some(c) = lookup(SYS_CODES, s) {
+            } else if let Some(c) = indexed(SYS_CODES, &SYS_CODES_INDEX, s) {
                 g.push(c, SYS_CODE, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = lookup(WEAK_CODES, s) {
                 g.push(c, WEAK, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = Code::from_grpc_name(s) {
                 g.push(c, RPC_CODE, depth, ev(format_args!("grpc {s}")));
-            } else if let Some(c) = lookup(AWS, s) {
+            } else if let Some(c) = indexed(AWS, &AWS_INDEX, s) {
                 g.push(c, PROVIDER, depth, ev(format_args!("aws {s}")));
-            } else if let Some(c) = lookup(PROVIDER_CODES, s) {
+            } else if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, s) {
                 g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error code {s}")));
             } else if let Some(n) = as_i64(code) {
                 read_numeric_code(n, status, node, depth, ev, g);
@@ -1024,17 +1046,17 @@ fn read_name(
     g: &mut Gathered,
 ) {
     let last = name.rsplit(['.', ':']).next().unwrap_or(name);
-    let hit = DOTTED
-        .iter()
-        .find(|(n, _, _)| same(n, name))
-        .map(|(_, c, s)| (*c, *s))
+    let hit = find_key(&DOTTED_INDEX, name, |i| DOTTED[i].0)
+        .map(|i| (DOTTED[i].1, DOTTED[i].2))
         .or_else(|| {
-            NAMES
-                .iter()
-                .find(|(n, _, _)| same(n, name) || same(n, last))
-                .map(|(_, c, s)| (*c, *s))
+            // The first row that is the full name or its last segment.
+            let row = match (names_row(name), names_row(last)) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            row.map(|i| (NAMES[i].1, NAMES[i].2))
         })
-        .or_else(|| lookup(AWS, last).map(|c| (c, PROVIDER)));
+        .or_else(|| indexed(AWS, &AWS_INDEX, last).map(|c| (c, PROVIDER)));
     let message = str_of(node, "message").unwrap_or("");
     match hit {
         // A TypeError from fetch is a network failure, not a bug.
@@ -1284,7 +1306,7 @@ fn read_message(
     // botocore: "An error occurred (ThrottlingException) when calling the Query operation: …"
     if let Some(rest) = m.strip_prefix("An error occurred (") {
         if let Some((code, _)) = rest.split_once(')') {
-            if let Some(c) = lookup(AWS, code) {
+            if let Some(c) = indexed(AWS, &AWS_INDEX, code) {
                 g.push(c, PROVIDER, depth, ev(format_args!("message aws {code}")));
             }
         }
@@ -1292,7 +1314,7 @@ fn read_message(
     // Python's str(exc) with the class in front: "ConnectionResetError: [Errno 104] …".
     if let Some(head) = head {
         let last = head.rsplit('.').next().unwrap_or(head);
-        if let Some((_, c, strength)) = NAMES.iter().find(|(n, _, _)| same(n, last)) {
+        if let Some((_, c, strength)) = names_row(last).map(|i| &NAMES[i]) {
             g.push(
                 *c,
                 (*strength).min(MESSAGE_CODE),
@@ -1324,7 +1346,7 @@ fn read_message(
             .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n))
             .map(|(_, s)| *s)
         {
-            if let Some(c) = lookup(SYS_CODES, name) {
+            if let Some(c) = indexed(SYS_CODES, &SYS_CODES_INDEX, name) {
                 g.push(
                     c,
                     MESSAGE_CODE,
@@ -1350,7 +1372,7 @@ fn read_message(
             && word.starts_with('E')
             && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
         {
-            if let Some(c) = lookup(SYS_CODES, word) {
+            if let Some(c) = indexed(SYS_CODES, &SYS_CODES_INDEX, word) {
                 g.push(
                     c,
                     MESSAGE_GUESS + 20,
@@ -1468,7 +1490,7 @@ fn read_body(
         if let Some(t) = str_of(b, key) {
             let t = t.rsplit('#').next().unwrap_or(t);
             let t = t.split(':').next().unwrap_or(t);
-            if let Some(c) = lookup(AWS, t) {
+            if let Some(c) = indexed(AWS, &AWS_INDEX, t) {
                 g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
                 set_body_message(g, str_of(b, "message").or_else(|| str_of(b, "Message")));
                 break;
@@ -1477,7 +1499,7 @@ fn read_body(
     }
     if let Some(Value::Object(e)) = b.field("Error") {
         if let Some(t) = str_of(e, "Code") {
-            if let Some(c) = lookup(AWS, t) {
+            if let Some(c) = indexed(AWS, &AWS_INDEX, t) {
                 g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
             }
         }
@@ -1488,7 +1510,7 @@ fn read_body(
         read_body_error(e, b, depth, ev, g);
     } else if let Some(Value::String(e)) = b.field("error") {
         // {"error": "invalid_grant", "error_description": "…"} (OAuth) and friends.
-        if let Some(c) = lookup(PROVIDER_CODES, e) {
+        if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, e) {
             g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error {e}")));
         } else if matches!(
             &**e,
@@ -1676,7 +1698,7 @@ fn read_body_error(
                 }
             } else if ty.ends_with("google.rpc.ErrorInfo") {
                 if let Some(reason) = str_of(d, "reason") {
-                    if let Some(c) = lookup(GOOGLE_REASONS, reason) {
+                    if let Some(c) = indexed(GOOGLE_REASONS, &GOOGLE_REASONS_INDEX, reason) {
                         g.push(
                             c,
                             BODY_SPECIFIC,
@@ -1704,7 +1726,7 @@ fn read_body_error(
     if let Some(Value::Array(errors)) = e.field("errors") {
         for item in errors.iter().take(8) {
             if let Some(reason) = item.field("reason").and_then(Value::as_str) {
-                if let Some(c) = lookup(GOOGLE_REASONS, reason) {
+                if let Some(c) = indexed(GOOGLE_REASONS, &GOOGLE_REASONS_INDEX, reason) {
                     g.push(
                         c,
                         BODY_SPECIFIC,
@@ -1718,7 +1740,7 @@ fn read_body_error(
     }
     // OpenAI / Anthropic / Stripe.
     if let Some(code) = str_of(e, "code") {
-        if let Some(c) = lookup(PROVIDER_CODES, code) {
+        if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, code) {
             g.push(
                 c,
                 BODY_SPECIFIC,
@@ -1728,7 +1750,7 @@ fn read_body_error(
         }
     }
     if let Some(ty) = str_of(e, "type") {
-        if let Some(c) = lookup(PROVIDER_CODES, ty) {
+        if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, ty) {
             g.push(c, BODY_REASON, depth, ev(format_args!("error type {ty}")));
         }
     }
@@ -2129,6 +2151,45 @@ pub(crate) fn parse_text_duration(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each table's index finds what a pass over its rows finds: for every
+    /// key (a key given twice keeps its first row) and for keys that are not
+    /// there.
+    #[test]
+    fn indexes_find_what_a_linear_search_finds() {
+        fn probes(keys: &[&str]) -> Vec<String> {
+            let mut out = vec![String::new(), "x".into(), "Error".into()];
+            for k in keys {
+                out.push(k.to_string());
+                out.push(format!("{k}x"));
+                out.push(k.to_ascii_lowercase());
+                out.push(k[..k.len() - 1].to_string());
+            }
+            out
+        }
+        fn check<T: Copy + PartialEq + std::fmt::Debug, const M: usize>(
+            table: &'static [(&'static str, T)],
+            slots: &[u8; M],
+        ) {
+            let keys: Vec<&str> = table.iter().map(|r| r.0).collect();
+            for p in probes(&keys) {
+                assert_eq!(indexed(table, slots, &p), lookup(table, &p), "{p:?}");
+            }
+        }
+        check(SYS_CODES, &SYS_CODES_INDEX);
+        check(AWS, &AWS_INDEX);
+        check(PROVIDER_CODES, &PROVIDER_CODES_INDEX);
+        check(GOOGLE_REASONS, &GOOGLE_REASONS_INDEX);
+        let names: Vec<&str> = NAMES.iter().map(|r| r.0).collect();
+        for p in probes(&names) {
+            assert_eq!(names_row(&p), NAMES.iter().position(|r| r.0 == p), "{p:?}");
+        }
+        let dotted: Vec<&str> = DOTTED.iter().map(|r| r.0).collect();
+        for p in probes(&dotted) {
+            let found = find_key(&DOTTED_INDEX, &p, |i| DOTTED[i].0);
+            assert_eq!(found, DOTTED.iter().position(|r| r.0 == p), "{p:?}");
+        }
+    }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { failure_persistence: None, ..Default::default() })]

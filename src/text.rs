@@ -93,8 +93,35 @@ fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
 /// others compare the phrases the first byte names.
 pub(crate) struct PhraseGroups<const N: usize> {
     phrases: [(&'static [u8], u8); N],
+    /// Each phrase's first four bytes (fewer for a shorter one, the rest
+    /// zero), little-endian: most candidates differ there, and one compare
+    /// tells.
+    heads: [u32; N],
     first: [u64; 32],
     pairs: [u32; 32],
+}
+
+/// The first four bytes of `b` (fewer when it is shorter, the rest zero),
+/// lowercased, little-endian.
+#[inline(always)]
+const fn head(b: &[u8]) -> u32 {
+    let mut h = 0u32;
+    let mut i = 0;
+    while i < 4 && i < b.len() {
+        h |= (b[i].to_ascii_lowercase() as u32) << (8 * i);
+        i += 1;
+    }
+    h
+}
+
+/// The mask of a phrase's head: its bytes, up to four.
+#[inline(always)]
+const fn head_mask(len: usize) -> u32 {
+    if len >= 4 {
+        u32::MAX
+    } else {
+        (1u32 << (8 * len)) - 1
+    }
 }
 
 impl<const N: usize> PhraseGroups<N> {
@@ -105,6 +132,7 @@ impl<const N: usize> PhraseGroups<N> {
         assert!(N <= 64, "at most 64 phrases");
         let mut out = PhraseGroups {
             phrases: [(b"", 0); N],
+            heads: [0; N],
             first: [0; 32],
             pairs: [0; 32],
         };
@@ -128,6 +156,7 @@ impl<const N: usize> PhraseGroups<N> {
             out.first[a] |= 1 << k;
             out.pairs[a] |= 1 << (b[1] & 31);
             out.phrases[k] = (b, group);
+            out.heads[k] = head(b);
             k += 1;
         }
         out
@@ -156,10 +185,13 @@ impl<const N: usize> PhraseGroups<N> {
     fn at(&self, hay: &[u8], a: u8, found: u32) -> u32 {
         let mut more = 0;
         let mut candidates = self.first[usize::from(a)];
+        let hay_head = head(hay);
         while candidates != 0 {
-            let (phrase, group) = self.phrases[candidates.trailing_zeros() as usize];
+            let k = candidates.trailing_zeros() as usize;
+            let (phrase, group) = self.phrases[k];
             candidates &= candidates - 1;
             if (found | more) >> group & 1 == 0
+                && hay_head & head_mask(phrase.len()) == self.heads[k]
                 && hay
                     .get(..phrase.len())
                     .is_some_and(|h| h.eq_ignore_ascii_case(phrase))
@@ -281,6 +313,93 @@ pub(crate) fn decimal(n: i64, buf: &mut [u8; 21]) -> &str {
     }
     // Only ASCII was written.
     std::str::from_utf8(&buf[i..]).unwrap_or("0")
+}
+
+/// FNV-1a over `b`: the hash of a key in a [`key_index!`] table.
+#[inline]
+pub(crate) const fn key_hash(b: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut i = 0;
+    while i < b.len() {
+        h ^= b[i] as u32;
+        h = h.wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h
+}
+
+/// `a == b`, at compile time.
+pub(crate) const fn const_same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// An open-addressing index over the keys (the `.0` of each row) of a
+/// static table, built at compile time: each slot holds a row's number plus
+/// one, or 0. A key that is in the table twice keeps its first row, as a
+/// linear `find` would. The table must have fewer than 255 rows and at most
+/// three quarters as many as the (power of two) slots.
+macro_rules! key_index {
+    ($table:expr, $slots:literal) => {{
+        let table = $table;
+        assert!(
+            table.len() < 255
+                && table.len() * 4 <= $slots * 3
+                && ($slots as usize).is_power_of_two()
+        );
+        let mut slots = [0u8; $slots];
+        let mut i = 0;
+        while i < table.len() {
+            let key = table[i].0;
+            let mut at = $crate::text::key_hash(key.as_bytes()) as usize & ($slots - 1);
+            loop {
+                let s = slots[at];
+                if s == 0 {
+                    slots[at] = (i + 1) as u8;
+                    break;
+                }
+                if $crate::text::const_same(table[s as usize - 1].0, key) {
+                    break;
+                }
+                at = (at + 1) & ($slots - 1);
+            }
+            i += 1;
+        }
+        slots
+    }};
+}
+pub(crate) use key_index;
+
+/// The row of `key` in a table indexed by [`key_index!`] (`key_of` gives a
+/// row's key): the first row with that key, as a linear `find` gives it.
+#[inline]
+pub(crate) fn find_key<const M: usize>(
+    slots: &[u8; M],
+    key: &str,
+    key_of: impl Fn(usize) -> &'static str,
+) -> Option<usize> {
+    let mut at = key_hash(key.as_bytes()) as usize & (M - 1);
+    loop {
+        let s = slots[at];
+        if s == 0 {
+            return None;
+        }
+        let i = usize::from(s) - 1;
+        if same(key_of(i), key) {
+            return Some(i);
+        }
+        at = (at + 1) & (M - 1);
+    }
 }
 
 #[cfg(test)]
