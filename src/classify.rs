@@ -311,25 +311,26 @@ fn is_wrapper_message(m: &str) -> bool {
             .any(|w| l.eq_ignore_ascii_case(w))
 }
 
-fn text_of(node: &Map<'_>, key: &str) -> Option<String> {
+fn text_of<'m>(node: &'m Map<'_>, key: &str) -> Option<&'m str> {
     match node.field(key)? {
-        Value::String(s) if !s.trim_fast().is_empty() => Some(s.trim_fast().to_string()),
+        Value::String(s) if !s.trim_fast().is_empty() => Some(s.trim_fast()),
         _ => None,
     }
 }
 
 /// The message: the error's own, then what the upstream body said, then the
 /// first informative cause; the code's documentation line if nothing speaks.
+/// Borrowed from the error until the end: one string is built.
 fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
     let own = text_of(root, "message");
-    let mut message = match (&own, &g.body_message) {
+    let mut message: Cow<'_, str> = match (own, &g.body_message) {
         (Some(m), Some(b)) if !is_wrapper_message(m) && !crate::text::contains(m, b) => {
-            [m.as_str(), ": ", b].concat()
+            Cow::Owned([m, ": ", b].concat())
         }
-        (Some(m), _) if !is_wrapper_message(m) => m.clone(),
-        (_, Some(b)) => b.clone(),
-        (Some(m), None) => m.clone(),
-        (None, None) => String::new(),
+        (Some(m), _) if !is_wrapper_message(m) => Cow::Borrowed(m),
+        (_, Some(b)) => Cow::Borrowed(b.as_str()),
+        (Some(m), None) => Cow::Borrowed(m),
+        (None, None) => Cow::Borrowed(""),
     };
     if is_wrapper_message(&message) {
         // Follow the cause chain (or the first member) to something informative.
@@ -338,7 +339,7 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
             let next = match node.field("cause") {
                 Some(Value::Object(c)) => c,
                 Some(Value::String(s)) if !s.trim_fast().is_empty() => {
-                    message = join_message(&message, s.trim_fast());
+                    message = Cow::Owned(join_message(&message, s.trim_fast()));
                     break;
                 }
                 _ => match node.field("errors") {
@@ -350,8 +351,8 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
                 },
             };
             if let Some(m) = text_of(next, "message") {
-                if !is_wrapper_message(&m) {
-                    message = join_message(&message, &m);
+                if !is_wrapper_message(m) {
+                    message = Cow::Owned(join_message(&message, m));
                     break;
                 }
             }
@@ -361,7 +362,7 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
     if message.trim_fast().is_empty() {
         fallback.to_string()
     } else {
-        message
+        message.into_owned()
     }
 }
 

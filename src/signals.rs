@@ -1367,7 +1367,9 @@ fn read_message(
             .get_or_insert_with(|| ev(format_args!("tls certificate")));
     }
     // Node system errors spell their code in the message: "connect ECONNREFUSED 127.0.0.1:80".
-    for word in words(m).take(64) {
+    // (A code word starts with `E`: a message without one has none.)
+    let words = m.as_bytes().contains(&b'E').then(|| words(m).take(64));
+    for word in words.into_iter().flatten() {
         if word.len() >= 5
             && word.starts_with('E')
             && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')

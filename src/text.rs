@@ -315,19 +315,6 @@ pub(crate) fn decimal(n: i64, buf: &mut [u8; 21]) -> &str {
     std::str::from_utf8(&buf[i..]).unwrap_or("0")
 }
 
-/// FNV-1a over `b`: the hash of a key in a [`key_index!`] table.
-#[inline]
-pub(crate) const fn key_hash(b: &[u8]) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    let mut i = 0;
-    while i < b.len() {
-        h ^= b[i] as u32;
-        h = h.wrapping_mul(0x0100_0193);
-        i += 1;
-    }
-    h
-}
-
 /// `a == b`, at compile time.
 pub(crate) const fn const_same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -344,10 +331,10 @@ pub(crate) const fn const_same(a: &str, b: &str) -> bool {
     true
 }
 
-/// An open-addressing index over the keys (the `.0` of each row) of a
-/// static table, built at compile time: each slot holds a row's number plus
-/// one, or 0. A key that is in the table twice keeps its first row, as a
-/// linear `find` would. The table must have fewer than 255 rows and at most
+/// An open-addressing index over the keys (the `.0` of each row, hashed by
+/// `form::key_hash`) of a static table, built at compile time: each slot
+/// holds a row's number plus one, or 0. A key that is in the table twice
+/// keeps its first row, as a linear `find` would. The table must have fewer than 255 rows and at most
 /// three quarters as many as the (power of two) slots.
 macro_rules! key_index {
     ($table:expr, $slots:literal) => {{
@@ -361,7 +348,7 @@ macro_rules! key_index {
         let mut i = 0;
         while i < table.len() {
             let key = table[i].0;
-            let mut at = $crate::text::key_hash(key.as_bytes()) as usize & ($slots - 1);
+            let mut at = $crate::rules::form::key_hash(key.as_bytes()) as usize & ($slots - 1);
             loop {
                 let s = slots[at];
                 if s == 0 {
@@ -388,7 +375,7 @@ pub(crate) fn find_key<const M: usize>(
     key: &str,
     key_of: impl Fn(usize) -> &'static str,
 ) -> Option<usize> {
-    let mut at = key_hash(key.as_bytes()) as usize & (M - 1);
+    let mut at = crate::rules::form::key_hash(key.as_bytes()) as usize & (M - 1);
     loop {
         let s = slots[at];
         if s == 0 {
