@@ -89,8 +89,9 @@ fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
 /// A byte's low five bits are the same in both cases of a letter, so
 /// `pairs` marks which (first, second) byte pairs, five bits each, some
 /// phrase starts with, and `first` which phrases start with a given first
-/// byte's five bits. Most positions of a text stop at the pair test; the
-/// others compare the phrases the first byte names.
+/// byte's five bits. Most positions of a text stop at the pair test, most
+/// of the rest at the test of the third byte (`triples`); the others compare
+/// the phrases the first byte names, by their first four bytes first.
 pub(crate) struct PhraseGroups<const N: usize> {
     phrases: [(&'static [u8], u8); N],
     /// Each phrase's first four bytes (fewer for a shorter one, the rest
@@ -99,6 +100,17 @@ pub(crate) struct PhraseGroups<const N: usize> {
     heads: [u32; N],
     first: [u64; 32],
     pairs: [u32; 32],
+    /// A bit per (first, second, third) five bits of a phrase (see
+    /// [`triple`]; a two-byte phrase sets its pair's bit for every third
+    /// byte): a pair that begins a phrase is looked at only when the third
+    /// byte may continue one, or at the end of the text.
+    triples: [u64; 16],
+}
+
+/// The bit of [`PhraseGroups::triples`] for three bytes' five bits.
+#[inline(always)]
+const fn triple(a: u8, b: u8, c: u8) -> usize {
+    ((a as usize) * 331 + (b as usize) * 32 + (c as usize)) & 1023
 }
 
 /// The first four bytes of `b` (fewer when it is shorter, the rest zero),
@@ -135,6 +147,7 @@ impl<const N: usize> PhraseGroups<N> {
             heads: [0; N],
             first: [0; 32],
             pairs: [0; 32],
+            triples: [0; 16],
         };
         let mut k = 0;
         while k < N {
@@ -155,6 +168,14 @@ impl<const N: usize> PhraseGroups<N> {
             let a = (b[0] & 31) as usize;
             out.first[a] |= 1 << k;
             out.pairs[a] |= 1 << (b[1] & 31);
+            let mut c = 0;
+            while c < 32 {
+                if b.len() == 2 || c == b[2] & 31 {
+                    let t = triple(b[0] & 31, b[1] & 31, c);
+                    out.triples[t / 64] |= 1 << (t % 64);
+                }
+                c += 1;
+            }
             out.phrases[k] = (b, group);
             out.heads[k] = head(b);
             k += 1;
@@ -172,7 +193,10 @@ impl<const N: usize> PhraseGroups<N> {
         for (i, &b) in rest.iter().enumerate() {
             let b = b & 31;
             if self.pairs[usize::from(a)] >> b & 1 != 0 {
-                found |= self.at(&hay[i..], a, found);
+                let t = hay.get(i + 2).map(|&c| triple(a, b, c & 31));
+                if t.is_none_or(|t| self.triples[t / 64] >> (t % 64) & 1 != 0) {
+                    found |= self.at(&hay[i..], a, found);
+                }
             }
             a = b;
         }
