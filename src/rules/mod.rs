@@ -466,17 +466,28 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
     let rows = index.rows;
     let key = |(table, row): (u16, u16)| BUILTIN[usize::from(table)].key(usize::from(row));
     let t = text.as_bytes();
-    // `word_start`, with the previous byte's class carried along: a byte
-    // that follows a word byte (or is no letter or digit) starts nothing.
-    let mut after_word = false;
-    for i in 0..t.len().saturating_sub(1) {
-        let a = t[i];
-        let class = BYTE_CLASS[usize::from(a)];
-        let starts = !after_word && class & ALNUM != 0;
-        after_word = class & WORD != 0;
-        if !starts {
+    // Word starts only (`word_start`): the next letter or digit, which
+    // starts a word unless a word byte is before it; then past its word.
+    let last = t.len().saturating_sub(1);
+    let mut from = 0;
+    while from < last {
+        let Some(skip) = t[from..last]
+            .iter()
+            .position(|&x| BYTE_CLASS[usize::from(x)] & ALNUM != 0)
+        else {
+            break;
+        };
+        let i = from + skip;
+        from = i
+            + 1
+            + t[i + 1..]
+                .iter()
+                .position(|&x| BYTE_CLASS[usize::from(x)] & WORD == 0)
+                .unwrap_or(t.len() - i - 1);
+        if i > 0 && BYTE_CLASS[usize::from(t[i - 1])] & WORD != 0 {
             continue;
         }
+        let a = t[i];
         let b = t[i + 1].to_ascii_lowercase();
         if index.starts[usize::from(form::start_class(a))] >> (b & 31) & 1 == 0 {
             continue;
