@@ -352,10 +352,23 @@ fn main() {
             .iter()
             .map(|(k, _, _)| u16::from_be_bytes([k[0], k[1]]).to_string())
             .collect();
+        // Each key's first eight bytes (fewer for a shorter key), lowercase,
+        // little-endian, and how many those are.
+        let heads: Vec<String> = entries
+            .iter()
+            .map(|(k, _, _)| {
+                let mut b = [0u8; 8];
+                for (d, s) in b.iter_mut().zip(k.iter()) {
+                    *d = s.to_ascii_lowercase();
+                }
+                format!("({}, {})", u64::from_le_bytes(b), k.len().min(8))
+            })
+            .collect();
         index.push(format!(
-            "PhraseIndex {{ member: {m:?}, starts: {starts:?}, rows: &[{}], pairs: &[{}] }}",
+            "PhraseIndex {{ member: {m:?}, starts: {starts:?}, rows: &[{}], pairs: &[{}], heads: &[{}] }}",
             rows.join(", "),
-            pairs.join(", ")
+            pairs.join(", "),
+            heads.join(", ")
         ));
     }
     let _ = writeln!(

@@ -496,10 +496,20 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
         let p = u16::from_be_bytes([a.to_ascii_lowercase(), b]);
         let lo = index.pairs.partition_point(|&q| q < p);
         let hi = lo + index.pairs[lo..].iter().take_while(|&&q| q == p).count();
-        for &(table, row) in &rows[lo..hi] {
+        // The text's next eight bytes, lowercase: one compare passes over
+        // most candidates.
+        let mut next = [0u8; 8];
+        for (d, s) in next.iter_mut().zip(&t[i..]) {
+            *d = s.to_ascii_lowercase();
+        }
+        let next = u64::from_le_bytes(next);
+        for (&(table, row), &(head, len)) in rows[lo..hi].iter().zip(&index.heads[lo..hi]) {
+            if next & (u64::MAX >> (64 - 8 * u32::from(len))) != head {
+                continue;
+            }
             let k = key((table, row));
             if t.len() - i >= k.len()
-                && t[i + 2..i + k.len()].eq_ignore_ascii_case(&k[2..])
+                && (k.len() <= 8 || t[i + 8..i + k.len()].eq_ignore_ascii_case(&k[8..]))
                 && !hits.iter().any(|h| h.0 == table)
             {
                 hits.push((table, row));
@@ -518,6 +528,9 @@ struct PhraseIndex {
     starts: [u32; 36],
     rows: &'static [(u16, u16)],
     pairs: &'static [u16],
+    /// Beside `rows`: each key's first eight bytes (fewer for a shorter
+    /// key, the rest zero), lowercase, little-endian, and how many.
+    heads: &'static [(u64, u8)],
 }
 
 /// Visit every table that may match `cx`: the user's (all, in order), then
