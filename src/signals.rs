@@ -1050,9 +1050,14 @@ fn read_name(
         .map(|i| (DOTTED[i].1, DOTTED[i].2))
         .or_else(|| {
             // The first row that is the full name or its last segment.
-            let row = match (names_row(name), names_row(last)) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
+            let full = names_row(name);
+            let row = if last.len() == name.len() {
+                full
+            } else {
+                match (full, names_row(last)) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
             };
             row.map(|i| (NAMES[i].1, NAMES[i].2))
         })
