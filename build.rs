@@ -361,14 +361,19 @@ fn main() {
                 for (d, s) in b.iter_mut().zip(k.iter()) {
                     *d = s.to_ascii_lowercase();
                 }
-                format!("({}, {})", u64::from_le_bytes(b), k.len().min(8))
+                u64::from_le_bytes(b).to_string()
             })
             .collect();
+        let lens: Vec<String> = entries
+            .iter()
+            .map(|(k, _, _)| k.len().min(8).to_string())
+            .collect();
         index.push(format!(
-            "PhraseIndex {{ member: {m:?}, starts: {starts:?}, rows: &[{}], pairs: &[{}], heads: &[{}] }}",
+            "PhraseIndex {{ member: {m:?}, starts: {starts:?}, rows: &[{}], pairs: &[{}], heads: &[{}], lens: &[{}] }}",
             rows.join(", "),
             pairs.join(", "),
-            heads.join(", ")
+            heads.join(", "),
+            lens.join(", ")
         ));
     }
     let _ = writeln!(

@@ -503,7 +503,8 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
             *d = s.to_ascii_lowercase();
         }
         let next = u64::from_le_bytes(next);
-        for (&(table, row), &(head, len)) in rows[lo..hi].iter().zip(&index.heads[lo..hi]) {
+        let heads = index.heads[lo..hi].iter().zip(&index.lens[lo..hi]);
+        for (&(table, row), (&head, &len)) in rows[lo..hi].iter().zip(heads) {
             if next & (u64::MAX >> (64 - 8 * u32::from(len))) != head {
                 continue;
             }
@@ -529,8 +530,9 @@ struct PhraseIndex {
     rows: &'static [(u16, u16)],
     pairs: &'static [u16],
     /// Beside `rows`: each key's first eight bytes (fewer for a shorter
-    /// key, the rest zero), lowercase, little-endian, and how many.
-    heads: &'static [(u64, u8)],
+    /// key, the rest zero), lowercase, little-endian, and (`lens`) how many.
+    heads: &'static [u64],
+    lens: &'static [u8],
 }
 
 /// Visit every table that may match `cx`: the user's (all, in order), then
