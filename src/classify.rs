@@ -234,11 +234,13 @@ pub(crate) fn classify_unsanitized(
 
 /// Walk the error, its causes and its members, breadth first and bounded.
 fn walk(root: &Map<'_>, opts: &ClassifyOptions, g: &mut Gathered) {
+    // Breadth first. The next node is held apart while the queue is empty:
+    // a chain of causes (the common shape) needs no queue.
     let mut queue: std::collections::VecDeque<(&Map<'_>, usize, Cow<'static, str>)> =
-        std::collections::VecDeque::with_capacity(4);
-    queue.push_back((root, 0, Cow::Borrowed("")));
+        std::collections::VecDeque::new();
+    let mut next = Some((root, 0, Cow::Borrowed("")));
     let mut seen = 0usize;
-    while let Some((node, depth, path)) = queue.pop_front() {
+    while let Some((node, depth, path)) = next.take().or_else(|| queue.pop_front()) {
         seen += 1;
         if seen > MAX_NODES {
             break;
@@ -248,7 +250,12 @@ fn walk(root: &Map<'_>, opts: &ClassifyOptions, g: &mut Gathered) {
             continue;
         }
         if let Some(Value::Object(cause)) = node.field("cause") {
-            queue.push_back((cause, depth + 1, join(&path, Cow::Borrowed("cause"))));
+            let step = (cause, depth + 1, join(&path, Cow::Borrowed("cause")));
+            if queue.is_empty() {
+                next = Some(step);
+            } else {
+                queue.push_back(step);
+            }
         } else if let Some(Value::String(s)) = node.field("cause") {
             // A cause given as bare text (e.g. Python's str(exc.__cause__)):
             // read it as a message-only error.
