@@ -233,17 +233,6 @@ pub(crate) fn write_value(v: &Value, out: &mut String, indent: Option<usize>) {
     }
 }
 
-/// Write a `serde_json` map, compact, byte for byte as serde_json does.
-pub(crate) fn write_map(m: &serde_json::Map<String, Value>, out: &mut String) {
-    write_members(
-        m.iter().map(|(k, v)| (k.as_str(), false, v)),
-        m.len(),
-        out,
-        None,
-        write_value,
-    );
-}
-
 /// A `serde_json::Value`'s compact text, as its `Display` writes it.
 pub(crate) fn value_text(v: &Value) -> String {
     let mut out = String::new();
@@ -391,7 +380,7 @@ pub fn quoted(s: &str) -> String {
 }
 
 /// An integer in decimal, without the formatting machinery.
-pub(crate) fn write_int(negative: bool, magnitude: u64, out: &mut String) {
+fn write_int(negative: bool, magnitude: u64, out: &mut String) {
     if negative {
         out.push('-');
     }

@@ -185,68 +185,41 @@ impl Normalized {
     /// it to that), written by the crate's own writer, which keeps serde's
     /// serializer out of the component.
     pub fn to_json(&self) -> String {
-        use crate::json::{write_int, write_str, write_value};
-        let mut out = String::with_capacity(160 + self.message.len());
-        let key = |out: &mut String, k: &str| {
-            out.push_str(",\"");
-            out.push_str(k);
-            out.push_str("\":");
-        };
-        let strs = |out: &mut String, k: &str, list: &[String]| {
-            key(out, k);
-            out.push('[');
-            for (i, s) in list.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_str(s, out);
-            }
-            out.push(']');
-        };
-        out.push_str("{\"code\":\"");
-        out.push_str(self.code.name());
-        out.push_str("\",\"category\":\"");
-        out.push_str(self.category.name());
-        out.push_str("\",\"retryable\":");
-        out.push_str(if self.retryable { "true" } else { "false" });
+        use crate::json::{Obj, J};
+        let mut o = Obj::new();
+        o.set("code", self.code.name());
+        o.set("category", self.category.name());
+        o.set("retryable", self.retryable);
         if let Some(ms) = self.retry_after_ms {
-            key(&mut out, "retry_after_ms");
-            write_int(false, ms, &mut out);
+            o.set("retry_after_ms", J::UInt(ms));
         }
         if let Some(status) = self.http_status {
-            key(&mut out, "http_status");
-            write_int(false, u64::from(status), &mut out);
+            o.set("http_status", J::UInt(u64::from(status)));
         }
-        key(&mut out, "message");
-        write_str(&self.message, &mut out);
+        o.set("message", &self.message);
         for (k, v) in [
             ("tool", &self.tool),
             ("app_code", &self.app_code),
             ("app_type", &self.app_type),
         ] {
             if let Some(v) = v {
-                key(&mut out, k);
-                write_str(v, &mut out);
+                o.set(k, v);
             }
         }
         if self.expected {
-            key(&mut out, "expected");
-            out.push_str("true");
+            o.set("expected", true);
         }
         if let Some(d) = &self.details {
-            key(&mut out, "details");
-            crate::json::write_map(d, &mut out);
+            o.set("details", J::Map(d));
         }
         if !self.suggestions.is_empty() {
-            strs(&mut out, "suggestions", &self.suggestions);
+            o.set("suggestions", J::Strs(&self.suggestions));
         }
-        strs(&mut out, "evidence", &self.evidence);
-        if let Some(o) = &self.original {
-            key(&mut out, "original");
-            write_value(o, &mut out, None);
+        o.set("evidence", J::Strs(&self.evidence));
+        if let Some(v) = &self.original {
+            o.set("original", J::Val(v));
         }
-        out.push('}');
-        out
+        J::Obj(o).compact()
     }
 }
 
