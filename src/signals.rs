@@ -495,20 +495,35 @@ fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
     table.iter().find(|(k, _)| same(k, key)).map(|(_, v)| *v)
 }
 
-/// [`lookup`] through the table's index (`key_index!`): one hash and a
-/// compare or two, not a pass over the rows.
-fn indexed<T: Copy, const M: usize>(
-    table: &'static [(&'static str, T)],
-    slots: &[u8; M],
-    key: &str,
-) -> Option<T> {
-    find_key(slots, key, |i| table[i].0).map(|i| table[i].1)
+/// A `(key, value)` table with its index (`key_index!`): [`lookup`] by one
+/// hash and a compare or two, not a pass over the rows.
+struct Keyed<T: 'static, const M: usize> {
+    rows: &'static [(&'static str, T)],
+    slots: [u8; M],
 }
 
-static SYS_CODES_INDEX: [u8; 128] = key_index!(SYS_CODES, 128);
-static AWS_INDEX: [u8; 128] = key_index!(AWS, 128);
-static PROVIDER_CODES_INDEX: [u8; 32] = key_index!(PROVIDER_CODES, 32);
-static GOOGLE_REASONS_INDEX: [u8; 32] = key_index!(GOOGLE_REASONS, 32);
+impl<T: Copy, const M: usize> Keyed<T, M> {
+    fn get(&self, key: &str) -> Option<T> {
+        find_key(&self.slots, key, |i| self.rows[i].0).map(|i| self.rows[i].1)
+    }
+}
+
+static SYS_KEYED: Keyed<Code, 128> = Keyed {
+    rows: SYS_CODES,
+    slots: key_index!(SYS_CODES, 128),
+};
+static AWS_KEYED: Keyed<Code, 128> = Keyed {
+    rows: AWS,
+    slots: key_index!(AWS, 128),
+};
+static PROVIDER_KEYED: Keyed<Code, 32> = Keyed {
+    rows: PROVIDER_CODES,
+    slots: key_index!(PROVIDER_CODES, 32),
+};
+static GOOGLE_KEYED: Keyed<Code, 32> = Keyed {
+    rows: GOOGLE_REASONS,
+    slots: key_index!(GOOGLE_REASONS, 32),
+};
 static NAMES_INDEX: [u8; 256] = key_index!(NAMES, 256);
 static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
 
@@ -747,7 +762,7 @@ pub(crate) fn read_node(
         // libuv reports negated errno values (-104), Python positive ones (104).
         let abs = errno.checked_abs().unwrap_or(0);
         if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
-            if let Some(code) = indexed(SYS_CODES, &SYS_CODES_INDEX, name) {
+            if let Some(code) = SYS_KEYED.get(name) {
                 g.push(
                     code,
                     SYS_CODE,
@@ -977,15 +992,15 @@ fn read_code(
                 g.push(NetworkError, SYS_CODE, depth, ev(format_args!("code {s}")));
                 g.tls
                     .get_or_insert_with(|| ev(format_args!("tls certificate {s}")));
-            } else if let Some(c) = indexed(SYS_CODES, &SYS_CODES_INDEX, s) {
+            } else if let Some(c) = SYS_KEYED.get(s) {
                 g.push(c, SYS_CODE, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = lookup(WEAK_CODES, s) {
                 g.push(c, WEAK, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = Code::from_grpc_name(s) {
                 g.push(c, RPC_CODE, depth, ev(format_args!("grpc {s}")));
-            } else if let Some(c) = indexed(AWS, &AWS_INDEX, s) {
+            } else if let Some(c) = AWS_KEYED.get(s) {
                 g.push(c, PROVIDER, depth, ev(format_args!("aws {s}")));
-            } else if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, s) {
+            } else if let Some(c) = PROVIDER_KEYED.get(s) {
                 g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error code {s}")));
             } else if let Some(n) = as_i64(code) {
                 read_numeric_code(n, status, node, depth, ev, g);
@@ -1061,7 +1076,7 @@ fn read_name(
             };
             row.map(|i| (NAMES[i].1, NAMES[i].2))
         })
-        .or_else(|| indexed(AWS, &AWS_INDEX, last).map(|c| (c, PROVIDER)));
+        .or_else(|| AWS_KEYED.get(last).map(|c| (c, PROVIDER)));
     let message = str_of(node, "message").unwrap_or("");
     match hit {
         // A TypeError from fetch is a network failure, not a bug.
@@ -1311,7 +1326,7 @@ fn read_message(
     // botocore: "An error occurred (ThrottlingException) when calling the Query operation: …"
     if let Some(rest) = m.strip_prefix("An error occurred (") {
         if let Some((code, _)) = rest.split_once(')') {
-            if let Some(c) = indexed(AWS, &AWS_INDEX, code) {
+            if let Some(c) = AWS_KEYED.get(code) {
                 g.push(c, PROVIDER, depth, ev(format_args!("message aws {code}")));
             }
         }
@@ -1351,7 +1366,7 @@ fn read_message(
             .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n))
             .map(|(_, s)| *s)
         {
-            if let Some(c) = indexed(SYS_CODES, &SYS_CODES_INDEX, name) {
+            if let Some(c) = SYS_KEYED.get(name) {
                 g.push(
                     c,
                     MESSAGE_CODE,
@@ -1379,7 +1394,7 @@ fn read_message(
             && word.starts_with('E')
             && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
         {
-            if let Some(c) = indexed(SYS_CODES, &SYS_CODES_INDEX, word) {
+            if let Some(c) = SYS_KEYED.get(word) {
                 g.push(
                     c,
                     MESSAGE_GUESS + 20,
@@ -1497,7 +1512,7 @@ fn read_body(
         if let Some(t) = str_of(b, key) {
             let t = t.rsplit('#').next().unwrap_or(t);
             let t = t.split(':').next().unwrap_or(t);
-            if let Some(c) = indexed(AWS, &AWS_INDEX, t) {
+            if let Some(c) = AWS_KEYED.get(t) {
                 g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
                 set_body_message(g, str_of(b, "message").or_else(|| str_of(b, "Message")));
                 break;
@@ -1506,7 +1521,7 @@ fn read_body(
     }
     if let Some(Value::Object(e)) = b.field("Error") {
         if let Some(t) = str_of(e, "Code") {
-            if let Some(c) = indexed(AWS, &AWS_INDEX, t) {
+            if let Some(c) = AWS_KEYED.get(t) {
                 g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
             }
         }
@@ -1517,7 +1532,7 @@ fn read_body(
         read_body_error(e, b, depth, ev, g);
     } else if let Some(Value::String(e)) = b.field("error") {
         // {"error": "invalid_grant", "error_description": "…"} (OAuth) and friends.
-        if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, e) {
+        if let Some(c) = PROVIDER_KEYED.get(e) {
             g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error {e}")));
         } else if matches!(
             &**e,
@@ -1705,7 +1720,7 @@ fn read_body_error(
                 }
             } else if ty.ends_with("google.rpc.ErrorInfo") {
                 if let Some(reason) = str_of(d, "reason") {
-                    if let Some(c) = indexed(GOOGLE_REASONS, &GOOGLE_REASONS_INDEX, reason) {
+                    if let Some(c) = GOOGLE_KEYED.get(reason) {
                         g.push(
                             c,
                             BODY_SPECIFIC,
@@ -1733,7 +1748,7 @@ fn read_body_error(
     if let Some(Value::Array(errors)) = e.field("errors") {
         for item in errors.iter().take(8) {
             if let Some(reason) = item.field("reason").and_then(Value::as_str) {
-                if let Some(c) = indexed(GOOGLE_REASONS, &GOOGLE_REASONS_INDEX, reason) {
+                if let Some(c) = GOOGLE_KEYED.get(reason) {
                     g.push(
                         c,
                         BODY_SPECIFIC,
@@ -1747,7 +1762,7 @@ fn read_body_error(
     }
     // OpenAI / Anthropic / Stripe.
     if let Some(code) = str_of(e, "code") {
-        if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, code) {
+        if let Some(c) = PROVIDER_KEYED.get(code) {
             g.push(
                 c,
                 BODY_SPECIFIC,
@@ -1757,7 +1772,7 @@ fn read_body_error(
         }
     }
     if let Some(ty) = str_of(e, "type") {
-        if let Some(c) = indexed(PROVIDER_CODES, &PROVIDER_CODES_INDEX, ty) {
+        if let Some(c) = PROVIDER_KEYED.get(ty) {
             g.push(c, BODY_REASON, depth, ev(format_args!("error type {ty}")));
         }
     }
@@ -2174,19 +2189,16 @@ mod tests {
             }
             out
         }
-        fn check<T: Copy + PartialEq + std::fmt::Debug, const M: usize>(
-            table: &'static [(&'static str, T)],
-            slots: &[u8; M],
-        ) {
-            let keys: Vec<&str> = table.iter().map(|r| r.0).collect();
+        fn check<T: Copy + PartialEq + std::fmt::Debug, const M: usize>(keyed: &Keyed<T, M>) {
+            let keys: Vec<&str> = keyed.rows.iter().map(|r| r.0).collect();
             for p in probes(&keys) {
-                assert_eq!(indexed(table, slots, &p), lookup(table, &p), "{p:?}");
+                assert_eq!(keyed.get(&p), lookup(keyed.rows, &p), "{p:?}");
             }
         }
-        check(SYS_CODES, &SYS_CODES_INDEX);
-        check(AWS, &AWS_INDEX);
-        check(PROVIDER_CODES, &PROVIDER_CODES_INDEX);
-        check(GOOGLE_REASONS, &GOOGLE_REASONS_INDEX);
+        check(&SYS_KEYED);
+        check(&AWS_KEYED);
+        check(&PROVIDER_KEYED);
+        check(&GOOGLE_KEYED);
         let names: Vec<&str> = NAMES.iter().map(|r| r.0).collect();
         for p in probes(&names) {
             assert_eq!(names_row(&p), NAMES.iter().position(|r| r.0 == p), "{p:?}");
