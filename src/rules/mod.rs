@@ -160,11 +160,15 @@ fn walk(v: &Value<'_>, segs: &[Seg], f: &mut dyn FnMut(&Value<'_>) -> bool) -> b
     }
 }
 
-/// A scalar as the text keys are compared with.
-fn scalar<'v>(v: &'v Value<'_>) -> Option<Cow<'v, str>> {
+/// A scalar as the text keys are compared with. An integer is written into
+/// `digits`: no allocation.
+fn scalar<'v>(v: &'v Value<'_>, digits: &'v mut [u8; 21]) -> Option<Cow<'v, str>> {
     match v {
         Value::String(s) => Some(Cow::Borrowed(s.trim_fast())),
-        Value::Number(n) => Some(Cow::Owned(n.to_string())),
+        Value::Number(n) => Some(match n.as_i64() {
+            Some(i) => Cow::Borrowed(crate::text::decimal(i, digits)),
+            None => Cow::Owned(n.to_string()),
+        }),
         Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
         _ => None,
     }
@@ -179,7 +183,8 @@ pub(crate) fn last_segment(name: &str) -> &str {
 }
 
 fn test(t: &Test, v: &Value<'_>) -> bool {
-    let Some(s) = scalar(v) else {
+    let mut digits = [0u8; 21];
+    let Some(s) = scalar(v, &mut digits) else {
         return false;
     };
     match t {
@@ -300,7 +305,10 @@ impl<'t> View<'t> {
         let mut hit: Option<usize> = None;
         for l in self.at.iter() {
             cx.visit(l, &mut |v| {
-                let Some(s) = scalar(v) else { return false };
+                let mut digits = [0u8; 21];
+                let Some(s) = scalar(v, &mut digits) else {
+                    return false;
+                };
                 hit = match self.take {
                     Take::Exact => self.row(&s),
                     Take::Name => self.row(&s).or_else(|| {
@@ -356,7 +364,8 @@ impl<'t> View<'t> {
 pub(crate) fn delay_ms(cx: &Ctx<'_, '_>, d: &Delay) -> Option<u64> {
     let mut out = None;
     cx.visit(&d.at, &mut |v| {
-        out = scalar(v).and_then(|s| scaled(s.as_ref(), d.scale_ms));
+        let mut digits = [0u8; 21];
+        out = scalar(v, &mut digits).and_then(|s| scaled(s.as_ref(), d.scale_ms));
         out.is_some()
     });
     out
@@ -565,14 +574,7 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
         };
         let mut active: u64 = u64::MAX >> (64 - a.tables.len());
         let mut digits = [0u8; 21];
-        let text = value.and_then(|v| match v {
-            // An integer's text in a buffer of its own: no allocation.
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => Some(Cow::Borrowed(crate::text::decimal(i, &mut digits))),
-                None => scalar(v),
-            },
-            _ => scalar(v),
-        });
+        let text = value.and_then(|v| scalar(v, &mut digits));
         let mut phrases: Vec<(u16, u16)> = Vec::new();
         match &text {
             Some(s) => {
