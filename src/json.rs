@@ -381,23 +381,7 @@ pub fn quoted(s: &str) -> String {
 
 /// An integer in decimal, without the formatting machinery.
 fn write_int(negative: bool, magnitude: u64, out: &mut String) {
-    if negative {
-        out.push('-');
-    }
-    let mut digits = [0u8; 20];
-    let mut len = 0;
-    let mut m = magnitude;
-    loop {
-        digits[len] = b'0' + (m % 10) as u8;
-        len += 1;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    for &d in digits[..len].iter().rev() {
-        out.push(char::from(d));
-    }
+    out.push_str(crate::text::decimal(negative, magnitude, &mut [0u8; 21]));
 }
 
 /// Whether the writer gives serde_json's bytes for `value`, compact and

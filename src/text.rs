@@ -318,10 +318,11 @@ impl TrimFast for str {
     }
 }
 
-/// `n` in decimal, written into the end of `buf`: `n.to_string()` without
-/// an allocation.
-pub(crate) fn decimal(n: i64, buf: &mut [u8; 21]) -> &str {
-    let mut m = n.unsigned_abs();
+/// An integer (`-` when `negative`, then `magnitude`) in decimal, written
+/// into the end of `buf`: `to_string` without an allocation or the
+/// formatting machinery.
+pub(crate) fn decimal(negative: bool, magnitude: u64, buf: &mut [u8; 21]) -> &str {
+    let mut m = magnitude;
     let mut i = buf.len();
     loop {
         i -= 1;
@@ -331,7 +332,7 @@ pub(crate) fn decimal(n: i64, buf: &mut [u8; 21]) -> &str {
             break;
         }
     }
-    if n < 0 {
+    if negative {
         i -= 1;
         buf[i] = b'-';
     }
@@ -433,8 +434,9 @@ mod tests {
             i64::MIN,
             i64::MIN + 1,
         ] {
-            assert_eq!(decimal(n, &mut buf), n.to_string());
+            assert_eq!(decimal(n < 0, n.unsigned_abs(), &mut buf), n.to_string());
         }
+        assert_eq!(decimal(false, u64::MAX, &mut buf), u64::MAX.to_string());
     }
 
     /// `same` is `==`: every length to 40, one byte changed at every place

@@ -166,7 +166,7 @@ fn scalar<'v>(v: &'v Value<'_>, digits: &'v mut [u8; 21]) -> Option<Cow<'v, str>
     match v {
         Value::String(s) => Some(Cow::Borrowed(s.trim_fast())),
         Value::Number(n) => Some(match n.as_i64() {
-            Some(i) => Cow::Borrowed(crate::text::decimal(i, digits)),
+            Some(i) => Cow::Borrowed(crate::text::decimal(i < 0, i.unsigned_abs(), digits)),
             None => Cow::Owned(n.to_string()),
         }),
         Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
