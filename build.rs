@@ -352,17 +352,10 @@ fn main() {
             .iter()
             .map(|(k, _, _)| u16::from_be_bytes([k[0], k[1]]).to_string())
             .collect();
-        // Each key's first eight bytes (fewer for a shorter key), lowercase,
-        // little-endian, and how many those are.
+        // Each key's head (`form::head`), and how many bytes of it the key fills.
         let heads: Vec<String> = entries
             .iter()
-            .map(|(k, _, _)| {
-                let mut b = [0u8; 8];
-                for (d, s) in b.iter_mut().zip(k.iter()) {
-                    *d = s.to_ascii_lowercase();
-                }
-                u64::from_le_bytes(b).to_string()
-            })
+            .map(|(k, _, _)| form::head(k).to_string())
             .collect();
         let lens: Vec<String> = entries
             .iter()

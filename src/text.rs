@@ -91,13 +91,12 @@ fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
 /// phrase starts with, and `first` which phrases start with a given first
 /// byte's five bits. Most positions of a text stop at the pair test, most
 /// of the rest at the test of the third byte (`triples`); the others compare
-/// the phrases the first byte names, by their first four bytes first.
+/// the phrases the first byte names, by their first eight bytes first.
 pub(crate) struct PhraseGroups<const N: usize> {
     phrases: [(&'static [u8], u8); N],
-    /// Each phrase's first four bytes (fewer for a shorter one, the rest
-    /// zero), little-endian: most candidates differ there, and one compare
-    /// tells.
-    heads: [u32; N],
+    /// Each phrase's head (`form::head`): most candidates differ there, and
+    /// one compare tells.
+    heads: [u64; N],
     first: [u64; 32],
     pairs: [u32; 32],
     /// A bit per (first, second, third) five bits of a phrase (see
@@ -113,28 +112,7 @@ const fn triple(a: u8, b: u8, c: u8) -> usize {
     ((a as usize) * 331 + (b as usize) * 32 + (c as usize)) & 1023
 }
 
-/// The first four bytes of `b` (fewer when it is shorter, the rest zero),
-/// lowercased, little-endian.
-#[inline(always)]
-const fn head(b: &[u8]) -> u32 {
-    let mut h = 0u32;
-    let mut i = 0;
-    while i < 4 && i < b.len() {
-        h |= (b[i].to_ascii_lowercase() as u32) << (8 * i);
-        i += 1;
-    }
-    h
-}
-
-/// The mask of a phrase's head: its bytes, up to four.
-#[inline(always)]
-const fn head_mask(len: usize) -> u32 {
-    if len >= 4 {
-        u32::MAX
-    } else {
-        (1u32 << (8 * len)) - 1
-    }
-}
+use crate::rules::form::{head, head_mask};
 
 impl<const N: usize> PhraseGroups<N> {
     /// The phrases, each with its group (below 32). Evaluated at compile

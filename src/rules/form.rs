@@ -247,6 +247,29 @@ pub const fn filter_bits(hash: u32, seed: u32) -> [usize; 3] {
     ]
 }
 
+/// The first eight bytes of `b` (fewer when it is shorter, the rest zero),
+/// lowercased, little-endian: a phrase's head, compared with a text's in one
+/// step before the rest.
+pub const fn head(b: &[u8]) -> u64 {
+    let mut h = [0u8; 8];
+    let n = if b.len() < 8 { b.len() } else { 8 };
+    let mut i = 0;
+    while i < n {
+        h[i] = b[i].to_ascii_lowercase();
+        i += 1;
+    }
+    u64::from_le_bytes(h)
+}
+
+/// The bytes of a head (`head`) that a phrase of `len` bytes fills.
+pub const fn head_mask(len: usize) -> u64 {
+    if len >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * len)) - 1
+    }
+}
+
 /// The row of a phrase index's `starts` for a phrase's first byte (a
 /// letter or digit, any case): 0 to 25 for letters, 26 to 35 for digits.
 pub const fn start_class(b: u8) -> u8 {

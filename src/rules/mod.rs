@@ -505,16 +505,12 @@ fn phrase_hits(member: &str, text: &str) -> Vec<(u16, u16)> {
         let p = u16::from_be_bytes([a.to_ascii_lowercase(), b]);
         let lo = index.pairs.partition_point(|&q| q < p);
         let hi = lo + index.pairs[lo..].iter().take_while(|&&q| q == p).count();
-        // The text's next eight bytes, lowercase: one compare passes over
-        // most candidates.
-        let mut next = [0u8; 8];
-        for (d, s) in next.iter_mut().zip(&t[i..]) {
-            *d = s.to_ascii_lowercase();
-        }
-        let next = u64::from_le_bytes(next);
+        // The text's head against each key's: one compare passes over most
+        // candidates.
+        let next = form::head(&t[i..]);
         let heads = index.heads[lo..hi].iter().zip(&index.lens[lo..hi]);
         for (&(table, row), (&head, &len)) in rows[lo..hi].iter().zip(heads) {
-            if next & (u64::MAX >> (64 - 8 * u32::from(len))) != head {
+            if next & form::head_mask(usize::from(len)) != head {
                 continue;
             }
             let k = key((table, row));
@@ -538,8 +534,8 @@ struct PhraseIndex {
     starts: [u32; 36],
     rows: &'static [(u16, u16)],
     pairs: &'static [u16],
-    /// Beside `rows`: each key's first eight bytes (fewer for a shorter
-    /// key, the rest zero), lowercase, little-endian, and (`lens`) how many.
+    /// Beside `rows`: each key's head (`form::head`) and (`lens`) how many
+    /// bytes of it the key fills.
     heads: &'static [u64],
     lens: &'static [u8],
 }
