@@ -325,12 +325,13 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
     let mut i = 0;
     while i < rest.len() {
         let flag = rest[i].as_str();
-        if flag == "--mask" || flag == "--tool-failure" {
-            if flag == "--mask" {
-                opts.mask = true;
-            } else {
-                opts.tool_failure = true;
-            }
+        let switch = match flag {
+            "--mask" => Some(&mut opts.mask),
+            "--tool-failure" => Some(&mut opts.tool_failure),
+            _ => None,
+        };
+        if let Some(on) = switch {
+            *on = true;
             i += 1;
             continue;
         }

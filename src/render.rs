@@ -236,11 +236,12 @@ impl RenderOptions {
                             crate::json::quoted(key)
                         )));
                     };
-                    if key == "mask" {
-                        o.mask = *b;
+                    let slot = if key == "mask" {
+                        &mut o.mask
                     } else {
-                        o.tool_failure = *b;
-                    }
+                        &mut o.tool_failure
+                    };
+                    *slot = *b;
                 }
                 other => {
                     return Err(Error::InvalidOption(format!(
