@@ -337,8 +337,9 @@ pub(crate) const fn const_same(a: &str, b: &str) -> bool {
 /// An open-addressing index over the keys (the `.0` of each row, hashed by
 /// `form::key_hash`) of a static table, built at compile time: each slot
 /// holds a row's number plus one, or 0. A key that is in the table twice
-/// keeps its first row, as a linear `find` would. The table must have fewer than 255 rows and at most
-/// three quarters as many as the (power of two) slots.
+/// keeps its first row, as a linear `find` would. The table must have fewer
+/// than 255 rows and at most three quarters as many as the (power of two)
+/// slots, so that every probe ends at an empty slot.
 macro_rules! key_index {
     ($table:expr, $slots:literal) => {{
         let table = $table;
