@@ -398,6 +398,26 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// `form::head` is the first eight bytes lowercased, whatever the bytes.
+    #[test]
+    fn head_lowercases_every_byte() {
+        let naive = |b: &[u8]| {
+            let mut h = [0u8; 8];
+            for (d, s) in h.iter_mut().zip(b) {
+                *d = s.to_ascii_lowercase();
+            }
+            u64::from_le_bytes(h)
+        };
+        for c in 0..=255u8 {
+            for len in 0..=9 {
+                let b = vec![c; len];
+                assert_eq!(head(&b), naive(&b), "{c:#x} x{len}");
+            }
+            let mixed = [c, b'A', c.wrapping_add(1), b'z', b'@', b'[', c, 0x80 | c, c];
+            assert_eq!(head(&mixed), naive(&mixed), "{c:#x}");
+        }
+    }
+
     /// `decimal` is `to_string`, at the ends of the range too.
     #[test]
     fn decimal_is_to_string() {

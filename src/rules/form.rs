@@ -255,10 +255,19 @@ pub const fn head(b: &[u8]) -> u64 {
     let n = if b.len() < 8 { b.len() } else { 8 };
     let mut i = 0;
     while i < n {
-        h[i] = b[i].to_ascii_lowercase();
+        h[i] = b[i];
         i += 1;
     }
-    u64::from_le_bytes(h)
+    // ASCII capitals to lowercase, the eight bytes at once: a byte below
+    // 0x80 is a capital when adding 0x3f carries into its high bit and
+    // adding 0x25 does not (no carry crosses a byte).
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let w = u64::from_le_bytes(h);
+    let low7 = w & (ONES * 0x7f);
+    let from_a = low7.wrapping_add(ONES * (0x80 - b'A' as u64));
+    let past_z = low7.wrapping_add(ONES * (0x80 - b'Z' as u64 - 1));
+    let capital = from_a & !past_z & !w & (ONES * 0x80);
+    w | (capital >> 2)
 }
 
 /// The bytes of a head (`head`) that a phrase of `len` bytes fills.
