@@ -449,6 +449,10 @@ impl<'a> Parser<'a> {
         let mut items = Vec::new();
         let mut first = true;
         while self.more(&ARRAY, first)? {
+            if first {
+                // Room for four: what the first push would take, without growing.
+                items = Vec::with_capacity(4);
+            }
             first = false;
             items.push(self.value()?);
         }

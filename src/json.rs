@@ -71,14 +71,42 @@ impl From<i64> for J<'_> {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Obj<'a>(Vec<(Key<'a>, J<'a>)>);
 
-/// A member's key, and whether it is one of this crate's literal keys
-/// (given to [`Obj::set`] as `&'static str`: names like `code`), which the
-/// writer copies without looking for bytes to escape. The host's keys (extra
-/// fields, details) are always looked at.
+/// One of this crate's literal keys (names like `code`), with its text as
+/// the writer puts it: quoted, with the colon. Made by [`key!`], which
+/// builds both at compile time, so the writer copies it in one piece and
+/// looks for no bytes to escape.
+#[derive(Debug)]
+pub(crate) struct Lit {
+    pub(crate) name: &'static str,
+    pub(crate) quoted: &'static str,
+}
+
+/// A [`Lit`] for a literal key: `key!("code")`.
+macro_rules! key {
+    ($name:literal) => {
+        &$crate::json::Lit {
+            name: $name,
+            quoted: concat!("\"", $name, "\":"),
+        }
+    };
+}
+pub(crate) use key;
+
+/// A member's key: one of this crate's literal keys, or a key from the host
+/// (extra fields, details), which the writer always escapes as needed.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Key<'a> {
-    name: &'a str,
-    literal: bool,
+pub(crate) enum Key<'a> {
+    Lit(&'static Lit),
+    Host(&'a str),
+}
+
+impl Key<'_> {
+    fn name(&self) -> &str {
+        match self {
+            Key::Lit(l) => l.name,
+            Key::Host(k) => k,
+        }
+    }
 }
 
 impl<'a> Obj<'a> {
@@ -86,33 +114,22 @@ impl<'a> Obj<'a> {
         Obj(Vec::with_capacity(8))
     }
 
-    /// Set a member under one of this crate's literal keys, which need no
-    /// escaping: an existing key keeps its place and takes the new value (as
-    /// `IndexMap::insert` does), a new key goes last.
-    pub(crate) fn set(&mut self, key: &'static str, value: impl Into<J<'a>>) {
-        debug_assert!(crate::text::find_json_special(key.as_bytes(), 0).is_none());
-        self.put(
-            Key {
-                name: key,
-                literal: true,
-            },
-            value.into(),
-        );
+    /// Add a member under one of this crate's literal keys (see [`key!`]),
+    /// last. The crate sets each literal key once, before any key from the
+    /// host: no search for it.
+    pub(crate) fn set(&mut self, key: &'static Lit, value: impl Into<J<'a>>) {
+        debug_assert!(crate::text::find_json_special(key.name.as_bytes(), 0).is_none());
+        debug_assert!(!self.contains(key.name), "{} set twice", key.name);
+        self.0.push((Key::Lit(key), value.into()));
     }
 
     /// [`Obj::set`] under a key from the host.
     pub(crate) fn set_host(&mut self, key: &'a str, value: impl Into<J<'a>>) {
-        self.put(
-            Key {
-                name: key,
-                literal: false,
-            },
-            value.into(),
-        );
+        self.put(Key::Host(key), value.into());
     }
 
     fn put(&mut self, key: Key<'a>, value: J<'a>) {
-        match self.0.iter_mut().find(|(k, _)| k.name == key.name) {
+        match self.0.iter_mut().find(|(k, _)| k.name() == key.name()) {
             Some(slot) => slot.1 = value,
             None => self.0.push((key, value)),
         }
@@ -122,22 +139,16 @@ impl<'a> Obj<'a> {
     /// there yet.
     pub(crate) fn set_host_absent(&mut self, key: &'a str, value: impl Into<J<'a>>) {
         if !self.contains(key) {
-            self.0.push((
-                Key {
-                    name: key,
-                    literal: false,
-                },
-                value.into(),
-            ));
+            self.0.push((Key::Host(key), value.into()));
         }
     }
 
     pub(crate) fn contains(&self, key: &str) -> bool {
-        self.0.iter().any(|(k, _)| k.name == key)
+        self.0.iter().any(|(k, _)| k.name() == key)
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&J<'a>> {
-        self.0.iter().find(|(k, _)| k.name == key).map(|(_, v)| v)
+        self.0.iter().find(|(k, _)| k.name() == key).map(|(_, v)| v)
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -158,6 +169,11 @@ impl J<'_> {
         let mut out = String::with_capacity(1024);
         write(self, &mut out, None);
         out
+    }
+
+    /// [`J::compact`] at the end of `out`.
+    pub(crate) fn write_compact(&self, out: &mut String) {
+        write(self, out, None);
     }
 
     /// Pretty text (two spaces), as `serde_json::to_string_pretty`.
@@ -188,14 +204,14 @@ fn write(j: &J<'_>, out: &mut String, indent: Option<usize>) {
         }),
         J::Val(v) => write_value(v, out, indent),
         J::Map(m) => write_members(
-            m.iter().map(|(k, v)| (k.as_str(), false, v)),
+            m.iter().map(|(k, v)| (Key::Host(k), v)),
             m.len(),
             out,
             indent,
             write_value,
         ),
         J::Obj(o) => write_members(
-            o.0.iter().map(|(k, v)| (k.name, k.literal, v)),
+            o.0.iter().map(|(k, v)| (*k, v)),
             o.0.len(),
             out,
             indent,
@@ -224,7 +240,7 @@ pub(crate) fn write_value(v: &Value, out: &mut String, indent: Option<usize>) {
         Value::String(s) => write_str(s, out),
         Value::Array(items) => write_seq(items.iter(), items.len(), out, indent, write_value),
         Value::Object(m) => write_members(
-            m.iter().map(|(k, v)| (k.as_str(), false, v)),
+            m.iter().map(|(k, v)| (Key::Host(k), v)),
             m.len(),
             out,
             indent,
@@ -257,10 +273,10 @@ fn write_seq<T>(
     write_container(['[', ']'], items, len, out, indent, each);
 }
 
-/// Members as `(key, literal, value)`: a literal key (see [`Key`]) is
-/// copied as it is.
+/// Members as `(key, value)`: a literal key (see [`Key`]) is copied as it
+/// is, with its colon.
 fn write_members<'v, T: 'v>(
-    members: impl Iterator<Item = (&'v str, bool, T)>,
+    members: impl Iterator<Item = (Key<'v>, T)>,
     len: usize,
     out: &mut String,
     indent: Option<usize>,
@@ -272,15 +288,17 @@ fn write_members<'v, T: 'v>(
         len,
         out,
         indent,
-        |(key, literal, value), out, inner| {
-            if literal {
-                out.push('"');
-                out.push_str(key);
-                out.push('"');
-            } else {
-                write_str(key, out);
+        |(key, value), out, inner| {
+            match key {
+                Key::Lit(l) => out.push_str(l.quoted),
+                Key::Host(k) => {
+                    write_str(k, out);
+                    out.push(':');
+                }
             }
-            out.push_str(if inner.is_some() { ": " } else { ":" });
+            if inner.is_some() {
+                out.push(' ');
+            }
             each(value, out, inner);
         },
     );

@@ -185,39 +185,39 @@ impl Normalized {
     /// it to that), written by the crate's own writer, which keeps serde's
     /// serializer out of the component.
     pub fn to_json(&self) -> String {
-        use crate::json::{Obj, J};
+        use crate::json::{key, Obj, J};
         let mut o = Obj::new();
-        o.set("code", self.code.name());
-        o.set("category", self.category.name());
-        o.set("retryable", self.retryable);
+        o.set(key!("code"), self.code.name());
+        o.set(key!("category"), self.category.name());
+        o.set(key!("retryable"), self.retryable);
         if let Some(ms) = self.retry_after_ms {
-            o.set("retry_after_ms", J::UInt(ms));
+            o.set(key!("retry_after_ms"), J::UInt(ms));
         }
         if let Some(status) = self.http_status {
-            o.set("http_status", J::UInt(u64::from(status)));
+            o.set(key!("http_status"), J::UInt(u64::from(status)));
         }
-        o.set("message", &self.message);
+        o.set(key!("message"), &self.message);
         for (k, v) in [
-            ("tool", &self.tool),
-            ("app_code", &self.app_code),
-            ("app_type", &self.app_type),
+            (key!("tool"), &self.tool),
+            (key!("app_code"), &self.app_code),
+            (key!("app_type"), &self.app_type),
         ] {
             if let Some(v) = v {
                 o.set(k, v);
             }
         }
         if self.expected {
-            o.set("expected", true);
+            o.set(key!("expected"), true);
         }
         if let Some(d) = &self.details {
-            o.set("details", J::Map(d));
+            o.set(key!("details"), J::Map(d));
         }
         if !self.suggestions.is_empty() {
-            o.set("suggestions", J::Strs(&self.suggestions));
+            o.set(key!("suggestions"), J::Strs(&self.suggestions));
         }
-        o.set("evidence", J::Strs(&self.evidence));
+        o.set(key!("evidence"), J::Strs(&self.evidence));
         if let Some(v) = &self.original {
-            o.set("original", J::Val(v));
+            o.set(key!("original"), J::Val(v));
         }
         J::Obj(o).compact()
     }

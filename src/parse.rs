@@ -25,6 +25,13 @@ use crate::{Error, Normalized, Profile};
 
 /// The `_meta` key of the proposed machine-readable tool failure (SEP-3313).
 pub const TOOL_FAILURE_KEY: &str = "io.modelcontextprotocol/toolFailure";
+
+/// [`TOOL_FAILURE_KEY`] as the writer's literal key (the same text, checked
+/// at compile time).
+pub(crate) const TOOL_FAILURE: &crate::json::Lit =
+    crate::json::key!("io.modelcontextprotocol/toolFailure");
+const _: () = assert!(crate::text::const_same(TOOL_FAILURE.name, TOOL_FAILURE_KEY));
+
 /// The proposed `RateLimited` JSON-RPC error code (SEP-3304).
 pub const RATE_LIMITED_RPC_CODE: i64 = -32023;
 /// How many content blocks are read.

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 
-use crate::json::{Obj, J};
+use crate::json::{key, Obj, J};
 use crate::normalized::Normalized;
 use crate::taxonomy::{rpc_envelope_code, Code};
 use crate::Error;
@@ -346,14 +346,66 @@ fn render_sanitized(
         extra,
         message: clean_message(&error.message, error.code),
     };
-    let value = match options.target {
-        Target::ToolResult => ctx.tool_result(true),
-        Target::SoftResult => ctx.tool_result(false),
-        Target::ProtocolError => ctx.protocol_error(),
-        Target::NeedsInput => ctx.needs_input(),
-        Target::LogRecord => ctx.log_record(),
-    };
-    Ok(J::Obj(value).compact())
+    let mut out = String::with_capacity(1024);
+    match options.target {
+        Target::ToolResult => ctx.tool_result(true).write(&mut out),
+        Target::SoftResult => ctx.tool_result(false).write(&mut out),
+        Target::ProtocolError => J::Obj(ctx.protocol_error()).write_compact(&mut out),
+        Target::NeedsInput => ctx.needs_input().write(&mut out),
+        Target::LogRecord => J::Obj(ctx.log_record()).write_compact(&mut out),
+    }
+    Ok(out)
+}
+
+/// A `CallToolResult`, written as it is (not built as a JSON tree first: the
+/// common result costs no allocation beyond its text). Its members come in
+/// this order: `resultType` (2026-07-28), `content`, `structuredContent`,
+/// `isError`, `_meta`.
+struct ToolResult<'s> {
+    result_type: bool,
+    /// The text blocks: (text, `mimeType`).
+    blocks: [Option<(Cow<'s, str>, Option<&'s str>)>; 2],
+    structured: Option<J<'s>>,
+    is_error: bool,
+    /// `_meta`, holding the tool-failure object.
+    meta: Option<J<'s>>,
+}
+
+impl ToolResult<'_> {
+    fn write(&self, out: &mut String) {
+        out.push('{');
+        if self.result_type {
+            out.push_str("\"resultType\":\"complete\",");
+        }
+        out.push_str("\"content\":[");
+        for (i, (text, mime)) in self.blocks.iter().flatten().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"type\":\"text\",\"text\":");
+            crate::json::write_str(text, out);
+            if let Some(m) = mime {
+                out.push_str(",\"mimeType\":");
+                crate::json::write_str(m, out);
+            }
+            out.push('}');
+        }
+        out.push(']');
+        if let Some(object) = &self.structured {
+            out.push_str(",\"structuredContent\":");
+            object.write_compact(out);
+        }
+        out.push_str(if self.is_error {
+            ",\"isError\":true"
+        } else {
+            ",\"isError\":false"
+        });
+        if let Some(meta) = &self.meta {
+            out.push_str(",\"_meta\":");
+            meta.write_compact(out);
+        }
+        out.push('}');
+    }
 }
 
 /// The JSON Schema (draft-07) of a profile's error object, as the seeds export
@@ -576,105 +628,105 @@ impl<'a> Ctx<'a> {
         match self.profile() {
             Profile::Canonical => {
                 self.insert_classification(&mut m);
-                m.set("message", &self.message);
+                m.set(key!("message"), &self.message);
                 if let Some(t) = self.tool() {
-                    m.set("tool", t);
+                    m.set(key!("tool"), t);
                 }
                 if let Some(c) = &e.app_code {
-                    m.set("app_code", c);
+                    m.set(key!("app_code"), c);
                 }
                 if let Some(t) = &e.app_type {
-                    m.set("app_type", t);
+                    m.set(key!("app_type"), t);
                 }
                 if let Some(d) = self.details() {
-                    m.set("details", J::Map(d));
+                    m.set(key!("details"), J::Map(d));
                 }
                 if !e.suggestions.is_empty() {
-                    m.set("suggestions", J::Strs(&e.suggestions));
+                    m.set(key!("suggestions"), J::Strs(&e.suggestions));
                 }
                 if let Some(id) = &self.options.error_id {
-                    m.set("error_id", id);
+                    m.set(key!("error_id"), id);
                 }
                 if let Some(ts) = self.timestamp() {
-                    m.set("timestamp", ts);
+                    m.set(key!("timestamp"), ts);
                 }
             }
             Profile::ToolErrorV1 => {
-                m.set("kind", "toolError:v1");
-                m.set("code", self.codes().tool_error_v1);
-                m.set("message", &self.message);
-                m.set("retryable", e.retryable);
+                m.set(key!("kind"), "toolError:v1");
+                m.set(key!("code"), self.codes().tool_error_v1);
+                m.set(key!("message"), &self.message);
+                m.set(key!("retryable"), e.retryable);
                 // Most errors have none: no room taken until a member comes.
                 let mut details = Obj::default();
                 if let Some(s) = e.http_status {
-                    details.set("statusCode", i64::from(s));
+                    details.set(key!("statusCode"), i64::from(s));
                 }
                 for (k, v) in self.details().into_iter().flatten() {
                     details.set_host_absent(k, J::Val(v));
                 }
                 if !details.is_empty() {
-                    m.set("details", details);
+                    m.set(key!("details"), details);
                 }
             }
             Profile::McpToolError => {
-                m.set("code", self.codes().mcp_tool_error);
-                m.set("message", &self.message);
+                m.set(key!("code"), self.codes().mcp_tool_error);
+                m.set(key!("message"), &self.message);
                 // Seed 001: an abort is its TIMEOUT, and its TIMEOUT is retriable.
-                m.set("retriable", e.retryable || e.code == Code::Cancelled);
+                m.set(key!("retriable"), e.retryable || e.code == Code::Cancelled);
                 if let Some(o) = &e.original {
-                    m.set("original", J::Val(o));
+                    m.set(key!("original"), J::Val(o));
                 }
             }
             Profile::Text => {
-                m.set("error", self.text_error_line());
-                m.set("code", self.app_or_canonical_code());
+                m.set(key!("error"), self.text_error_line());
+                m.set(key!("code"), self.app_or_canonical_code());
                 if let Some(d) = self.details() {
-                    m.set("details", J::Map(d));
+                    m.set(key!("details"), J::Map(d));
                 }
                 if !e.suggestions.is_empty() {
-                    m.set("suggestions", J::Strs(&e.suggestions));
+                    m.set(key!("suggestions"), J::Strs(&e.suggestions));
                 }
-                m.set("retryable", e.retryable);
+                m.set(key!("retryable"), e.retryable);
             }
             Profile::ErrorObject => {
                 let mut inner = Obj::new();
                 let error_type = e.app_type.as_deref().unwrap_or(self.codes().error_object);
-                inner.set("type", error_type);
-                inner.set("message", &self.message);
+                inner.set(key!("type"), error_type);
+                inner.set(key!("message"), &self.message);
                 let details = self.details();
                 let text = |key: &str| details.and_then(|d| d.get(key)).and_then(Value::as_str);
                 if let Some(d) = text("value") {
-                    inner.set("details", d);
+                    inner.set(key!("details"), d);
                 }
                 if let Some(c) = text("cluster") {
-                    inner.set("cluster", c);
+                    inner.set(key!("cluster"), c);
                 }
                 if let Some(t) = self.tool() {
-                    inner.set("tool", t);
+                    inner.set(key!("tool"), t);
                 }
                 for (k, v) in details.into_iter().flatten() {
                     if k != "value" {
                         inner.set_host_absent(k, J::Val(v));
                     }
                 }
-                m.set("error", inner);
+                m.set(key!("error"), inner);
             }
             Profile::RpcEnvelope => {
                 let (error_type, code) = self.rpc_envelope_type_and_code();
-                m.set("success", false);
-                m.set("error_type", error_type);
-                m.set("jsonrpc_error_code", i64::from(code));
-                m.set("error_code", self.app_or_canonical_code());
-                m.set("message", &self.message);
+                m.set(key!("success"), false);
+                m.set(key!("error_type"), error_type);
+                m.set(key!("jsonrpc_error_code"), i64::from(code));
+                m.set(key!("error_code"), self.app_or_canonical_code());
+                m.set(key!("message"), &self.message);
                 if let Some(d) = self.details() {
-                    m.set("details", J::Map(d));
+                    m.set(key!("details"), J::Map(d));
                 }
                 if !e.suggestions.is_empty() {
-                    m.set("suggestions", J::Strs(&e.suggestions));
+                    m.set(key!("suggestions"), J::Strs(&e.suggestions));
                 }
-                m.set("tool_name", self.tool().unwrap_or("unknown"));
+                m.set(key!("tool_name"), self.tool().unwrap_or("unknown"));
                 if let Some(ts) = self.timestamp() {
-                    m.set("timestamp", ts);
+                    m.set(key!("timestamp"), ts);
                 }
             }
         }
@@ -692,14 +744,14 @@ impl<'a> Ctx<'a> {
     /// `code`, `category`, `retryable`, `retry_after_ms`?, `http_status`?.
     fn insert_classification(&self, m: &mut Obj<'_>) {
         let e = self.error;
-        m.set("code", e.code.name());
-        m.set("category", e.category.name());
-        m.set("retryable", e.retryable);
+        m.set(key!("code"), e.code.name());
+        m.set(key!("category"), e.category.name());
+        m.set(key!("retryable"), e.retryable);
         if let Some(ms) = e.retry_after_ms {
-            m.set("retry_after_ms", J::UInt(ms));
+            m.set(key!("retry_after_ms"), J::UInt(ms));
         }
         if let Some(s) = e.http_status {
-            m.set("http_status", i64::from(s));
+            m.set(key!("http_status"), i64::from(s));
         }
     }
 
@@ -799,16 +851,6 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    fn text_block<'s>(text: Cow<'s, str>, mime: Option<&'s str>) -> J<'s> {
-        let mut b = Obj::new();
-        b.set("type", "text");
-        b.set("text", J::Str(text));
-        if let Some(m) = mime {
-            b.set("mimeType", m);
-        }
-        J::Obj(b)
-    }
-
     /// A `CallToolResult` carrying `object`, gated by the format. With
     /// `json_first`, the default format gives the JSON block alone.
     fn result<'s>(
@@ -818,7 +860,7 @@ impl<'a> Ctx<'a> {
         style: &Style,
         is_error: bool,
         json_first: bool,
-    ) -> Obj<'s> {
+    ) -> ToolResult<'s> {
         let object = J::Obj(object);
         let structured = style.structured
             && match &self.schema {
@@ -833,41 +875,35 @@ impl<'a> Ctx<'a> {
         // The tool's outputSchema rules structuredContent out: keep the
         // structured error in the content instead, so it still reaches the model.
         let json_block = json_block || (style.structured && !structured);
-        let mut content = Vec::with_capacity(2);
-        if human_block {
-            content.push(Self::text_block(human, style.text_mime));
-        }
-        if json_block {
+        let human = human_block.then_some((human, style.text_mime));
+        let json = json_block.then(|| {
             let text = if style.pretty {
                 object.pretty()
             } else {
                 object.compact()
             };
-            content.push(Self::text_block(Cow::Owned(text), style.json_mime));
+            (Cow::Owned(text), style.json_mime)
+        });
+        ToolResult {
+            result_type: self.options.spec == SpecRevision::V20260728,
+            blocks: [human, json],
+            structured: structured.then_some(object),
+            is_error,
+            meta: None,
         }
-        let mut m = Obj::new();
-        if self.options.spec == SpecRevision::V20260728 {
-            m.set("resultType", "complete");
-        }
-        m.set("content", J::Arr(content));
-        if structured {
-            m.set("structuredContent", object);
-        }
-        m.set("isError", is_error);
-        m
     }
 
-    fn tool_result(&self, is_error: bool) -> Obj<'_> {
+    fn tool_result(&self, is_error: bool) -> ToolResult<'_> {
         let object = self.object();
         let human = self.human_text(&object);
         // A soft result is data: with the default format it is the JSON alone.
-        let mut m = self.result(object, human, &self.style(), is_error, !is_error);
+        let mut r = self.result(object, human, &self.style(), is_error, !is_error);
         if is_error && self.options.tool_failure {
             let mut meta = Obj::new();
-            meta.set(crate::parse::TOOL_FAILURE_KEY, self.tool_failure());
-            m.set("_meta", meta);
+            meta.set(crate::parse::TOOL_FAILURE, self.tool_failure());
+            r.meta = Some(J::Obj(meta));
         }
-        m
+        r
     }
 
     /// SEP-3313's failure object. The class follows the category: the
@@ -883,31 +919,31 @@ impl<'a> Ctx<'a> {
             _ => "reliability",
         };
         let mut f = Obj::new();
-        f.set("class", class);
-        f.set("code", e.code.name());
+        f.set(key!("class"), class);
+        f.set(key!("code"), e.code.name());
         if class == "reliability" {
-            f.set("retryable", e.retryable);
+            f.set(key!("retryable"), e.retryable);
             if let (true, Some(ms), Some(now)) = (e.retryable, e.retry_after_ms, self.now_ms) {
                 let at = now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
-                f.set("retryNotBefore", at);
+                f.set(key!("retryNotBefore"), at);
             }
         }
         if let Some(id) = &self.options.error_id {
-            f.set("correlationId", id);
+            f.set(key!("correlationId"), id);
         }
         f
     }
 
     /// Seed 000's elicitation: missing or ambiguous input, not a failure.
-    fn needs_input(&self) -> Obj<'_> {
+    fn needs_input(&self) -> ToolResult<'_> {
         let mut m = Obj::new();
-        m.set("kind", "needsInput:v1");
-        m.set("message", &self.message);
+        m.set(key!("kind"), "needsInput:v1");
+        m.set(key!("message"), &self.message);
         if let Some(d) = self.details() {
-            m.set("details", J::Map(d));
+            m.set(key!("details"), J::Map(d));
         }
         if !self.error.suggestions.is_empty() {
-            m.set("suggestions", J::Strs(&self.error.suggestions));
+            m.set(key!("suggestions"), J::Strs(&self.error.suggestions));
         }
         self.add_extra(&mut m);
         let style = Style {
@@ -939,16 +975,16 @@ impl<'a> Ctx<'a> {
         let data = match self.profile() {
             Profile::Canonical => {
                 let mut data = Obj::new();
-                data.set("code", e.code.name());
-                data.set("retryable", e.retryable);
+                data.set(key!("code"), e.code.name());
+                data.set(key!("retryable"), e.retryable);
                 if let Some(ms) = e.retry_after_ms {
-                    data.set("retry_after_ms", J::UInt(ms));
+                    data.set(key!("retry_after_ms"), J::UInt(ms));
                 }
                 if let Some(d) = self.details() {
-                    data.set("details", J::Map(d));
+                    data.set(key!("details"), J::Map(d));
                 }
                 if let Some(id) = &self.options.error_id {
-                    data.set("error_id", id);
+                    data.set(key!("error_id"), id);
                 }
                 Some(J::Obj(data))
             }
@@ -957,10 +993,10 @@ impl<'a> Ctx<'a> {
             _ => Some(J::Obj(self.object())),
         };
         let mut m = Obj::new();
-        m.set("code", i64::from(code));
-        m.set("message", message);
+        m.set(key!("code"), i64::from(code));
+        m.set(key!("message"), message);
         if let Some(d) = data {
-            m.set("data", d);
+            m.set(key!("data"), d);
         }
         m
     }
@@ -969,42 +1005,42 @@ impl<'a> Ctx<'a> {
         let e = self.error;
         let mut m = Obj::new();
         if let Some(ts) = self.timestamp() {
-            m.set("timestamp", ts);
+            m.set(key!("timestamp"), ts);
         }
         if self.profile() == Profile::RpcEnvelope {
             // Seed 004's log entry, without a stack trace.
             let (error_type, code) = self.rpc_envelope_type_and_code();
-            m.set("level", "ERROR");
-            m.set("tool_name", self.tool().unwrap_or("unknown"));
-            m.set("error_type", error_type);
-            m.set("jsonrpc_error_code", i64::from(code));
-            m.set("error_code", self.app_or_canonical_code());
-            m.set("message", &self.message);
+            m.set(key!("level"), "ERROR");
+            m.set(key!("tool_name"), self.tool().unwrap_or("unknown"));
+            m.set(key!("error_type"), error_type);
+            m.set(key!("jsonrpc_error_code"), i64::from(code));
+            m.set(key!("error_code"), self.app_or_canonical_code());
+            m.set(key!("message"), &self.message);
             if let Some(d) = self.details() {
-                m.set("details", J::Map(d));
+                m.set(key!("details"), J::Map(d));
             }
             if let Some(id) = &self.options.error_id {
-                m.set("error_id", id);
+                m.set(key!("error_id"), id);
             }
             return m;
         }
-        m.set("level", "error");
+        m.set(key!("level"), "error");
         if let Some(id) = &self.options.error_id {
-            m.set("error_id", id);
+            m.set(key!("error_id"), id);
         }
         if let Some(t) = self.tool() {
-            m.set("tool", t);
+            m.set(key!("tool"), t);
         }
         self.insert_classification(&mut m);
-        m.set("message", &self.message);
+        m.set(key!("message"), &self.message);
         if let Some(c) = &e.app_code {
-            m.set("app_code", c);
+            m.set(key!("app_code"), c);
         }
         if self.profile() != Profile::Canonical {
-            m.set("profile", self.profile().name());
-            m.set("rendered", self.object());
+            m.set(key!("profile"), self.profile().name());
+            m.set(key!("rendered"), self.object());
         }
-        m.set("evidence", J::Strs(&e.evidence));
+        m.set(key!("evidence"), J::Strs(&e.evidence));
         m
     }
 }
