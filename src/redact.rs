@@ -284,7 +284,11 @@ static REDACT_CLASS: [u8; 256] = {
 
 /// The length of the run at `s[i..]` of bytes that satisfy `f`.
 fn run_len(s: &[u8], i: usize, f: impl Fn(u8) -> bool) -> usize {
-    s[i..].iter().take_while(|b| f(**b)).count()
+    let mut j = i;
+    while j < s.len() && f(s[j]) {
+        j += 1;
+    }
+    j - i
 }
 
 /// Whether some token shape of `secret_at` starts with the byte `c`.

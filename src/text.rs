@@ -52,22 +52,22 @@ fn find_by_words(
     flags: impl Fn(u64) -> u64,
     wanted: impl Fn(u8) -> bool,
 ) -> Option<usize> {
-    let rest = s.get(from..)?;
-    let mut words = rest.chunks_exact(8);
     let mut at = from;
-    for word in &mut words {
-        // Every chunk has eight bytes: the default is never taken.
+    while let Some(word) = s.get(at..at + 8) {
+        // Eight bytes: the default is never taken.
         let hit = flags(u64::from_le_bytes(word.try_into().unwrap_or_default()));
         if hit != 0 {
             return Some(at + (hit.trailing_zeros() / 8) as usize);
         }
         at += 8;
     }
-    words
-        .remainder()
-        .iter()
-        .position(|&c| wanted(c))
-        .map(|p| at + p)
+    while at < s.len() {
+        if wanted(s[at]) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
 }
 
 /// The first `b` in `s` from `from`: "has a zero byte" after xor with `b`,
@@ -220,15 +220,28 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
 /// behind a call.
 #[inline]
 fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
-    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or_default());
-    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        if word(x) != word(y) {
-            return false;
-        }
+    let n = a.len();
+    if n != b.len() {
+        return false;
     }
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| x == y)
+    // Fixed-size pieces compare as words, without a `memcmp` call.
+    let w8 = |c: &[u8], i: usize| u64::from_le_bytes(c[i..i + 8].try_into().unwrap_or_default());
+    let w4 = |c: &[u8], i: usize| u32::from_le_bytes(c[i..i + 4].try_into().unwrap_or_default());
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            if w8(a, i) != w8(b, i) {
+                return false;
+            }
+            i += 8;
+        }
+        // The last eight bytes, overlapping the words before.
+        w8(a, n - 8) == w8(b, n - 8)
+    } else if n >= 4 {
+        w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4)
+    } else {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    }
 }
 
 /// Whether `hay` contains `needle`.
