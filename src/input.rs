@@ -374,6 +374,8 @@ impl<'a> Parser<'a> {
     }
 
     /// Skip whitespace; the next byte.
+    // Inlined in the component, where `opt-level = "z"` keeps it a call.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn skip_ws(&mut self) -> Option<u8> {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.s.get(self.i) {
             self.i += 1;
@@ -423,6 +425,8 @@ impl<'a> Parser<'a> {
 
     /// Before an element: whether there is one (`false` at the closing
     /// bracket, which is then read). `first` is for the first element.
+    // Inlined in the component, where `opt-level = "z"` keeps it a call.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn more(&mut self, brackets: &Brackets, first: bool) -> Parsed<bool> {
         let close = brackets.close;
         match self.skip_ws() {

@@ -596,6 +596,8 @@ fn status_of(v: Option<&Value>) -> Option<u16> {
     }
 }
 
+// Inlined in the component, where `opt-level = "z"` keeps it a call.
+#[cfg_attr(target_arch = "wasm32", inline(always))]
 fn str_of<'a>(node: &'a Map<'_>, key: &str) -> Option<&'a str> {
     match node.field(key)? {
         Value::String(s) => Some(s),

@@ -421,6 +421,8 @@ struct Screen<'s> {
 }
 
 impl Screen<'_> {
+    // Inlined in the component, where `opt-level = "z"` keeps it a call.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn passes(&mut self, seed: u32, take: Take) -> bool {
         let passes = |hash: u32| {
             form::filter_bits(hash, seed)
@@ -443,6 +445,8 @@ impl Screen<'_> {
         }
     }
 
+    // Inlined in the component, where `opt-level = "z"` keeps it a call.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn full(&mut self) -> u32 {
         *self
             .full
