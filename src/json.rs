@@ -123,15 +123,14 @@ impl<'a> Obj<'a> {
         self.0.push((Key::Lit(key), value.into()));
     }
 
-    /// [`Obj::set`] under a key from the host.
+    /// Set a member under a key from the host: an existing key keeps its
+    /// place and takes the new value (as `IndexMap::insert` does), a new key
+    /// goes last.
     pub(crate) fn set_host(&mut self, key: &'a str, value: impl Into<J<'a>>) {
-        self.put(Key::Host(key), value.into());
-    }
-
-    fn put(&mut self, key: Key<'a>, value: J<'a>) {
-        match self.0.iter_mut().find(|(k, _)| k.name() == key.name()) {
+        let value = value.into();
+        match self.0.iter_mut().find(|(k, _)| k.name() == key) {
             Some(slot) => slot.1 = value,
-            None => self.0.push((key, value)),
+            None => self.0.push((Key::Host(key), value)),
         }
     }
 

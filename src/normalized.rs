@@ -180,13 +180,11 @@ impl Normalized {
         })
     }
 
-    /// The canonical JSON text (one line, fields in a fixed order): byte for
-    /// byte what `serde_json::to_string` gives for this struct (a test holds
-    /// it to that), written by the crate's own writer, which keeps serde's
-    /// serializer out of the component.
-    pub fn to_json(&self) -> String {
-        use crate::json::{key, Obj, J};
-        let mut o = Obj::new();
+    /// `code`, `category`, `retryable`, `retry_after_ms`?, `http_status`?:
+    /// the fields the canonical object, its JSON text and a log record begin
+    /// with.
+    pub(crate) fn insert_classification<'s>(&'s self, o: &mut crate::json::Obj<'s>) {
+        use crate::json::{key, J};
         o.set(key!("code"), self.code.name());
         o.set(key!("category"), self.category.name());
         o.set(key!("retryable"), self.retryable);
@@ -196,6 +194,16 @@ impl Normalized {
         if let Some(status) = self.http_status {
             o.set(key!("http_status"), J::UInt(u64::from(status)));
         }
+    }
+
+    /// The canonical JSON text (one line, fields in a fixed order): byte for
+    /// byte what `serde_json::to_string` gives for this struct (a test holds
+    /// it to that), written by the crate's own writer, which keeps serde's
+    /// serializer out of the component.
+    pub fn to_json(&self) -> String {
+        use crate::json::{key, Obj, J};
+        let mut o = Obj::new();
+        self.insert_classification(&mut o);
         o.set(key!("message"), &self.message);
         for (k, v) in [
             (key!("tool"), &self.tool),

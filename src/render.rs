@@ -627,7 +627,7 @@ impl<'a> Ctx<'a> {
         let mut m = Obj::new();
         match self.profile() {
             Profile::Canonical => {
-                self.insert_classification(&mut m);
+                self.error.insert_classification(&mut m);
                 m.set(key!("message"), &self.message);
                 if let Some(t) = self.tool() {
                     m.set(key!("tool"), t);
@@ -738,20 +738,6 @@ impl<'a> Ctx<'a> {
     fn add_extra<'s>(&'s self, m: &mut Obj<'s>) {
         for (k, v) in &self.extra {
             m.set_host(k, J::Val(v));
-        }
-    }
-
-    /// `code`, `category`, `retryable`, `retry_after_ms`?, `http_status`?.
-    fn insert_classification(&self, m: &mut Obj<'_>) {
-        let e = self.error;
-        m.set(key!("code"), e.code.name());
-        m.set(key!("category"), e.category.name());
-        m.set(key!("retryable"), e.retryable);
-        if let Some(ms) = e.retry_after_ms {
-            m.set(key!("retry_after_ms"), J::UInt(ms));
-        }
-        if let Some(s) = e.http_status {
-            m.set(key!("http_status"), i64::from(s));
         }
     }
 
@@ -1031,7 +1017,7 @@ impl<'a> Ctx<'a> {
         if let Some(t) = self.tool() {
             m.set(key!("tool"), t);
         }
-        self.insert_classification(&mut m);
+        self.error.insert_classification(&mut m);
         m.set(key!("message"), &self.message);
         if let Some(c) = &e.app_code {
             m.set(key!("app_code"), c);

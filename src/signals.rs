@@ -508,22 +508,20 @@ impl<T: Copy, const M: usize> Keyed<T, M> {
     }
 }
 
-static SYS_KEYED: Keyed<Code, 128> = Keyed {
-    rows: SYS_CODES,
-    slots: key_index!(SYS_CODES, 128),
-};
-static AWS_KEYED: Keyed<Code, 128> = Keyed {
-    rows: AWS,
-    slots: key_index!(AWS, 128),
-};
-static PROVIDER_KEYED: Keyed<Code, 32> = Keyed {
-    rows: PROVIDER_CODES,
-    slots: key_index!(PROVIDER_CODES, 32),
-};
-static GOOGLE_KEYED: Keyed<Code, 32> = Keyed {
-    rows: GOOGLE_REASONS,
-    slots: key_index!(GOOGLE_REASONS, 32),
-};
+/// A table and its index, the index built from the table at compile time.
+macro_rules! keyed {
+    ($rows:expr, $slots:literal) => {
+        Keyed {
+            rows: $rows,
+            slots: key_index!($rows, $slots),
+        }
+    };
+}
+
+static SYS_KEYED: Keyed<Code, 128> = keyed!(SYS_CODES, 128);
+static AWS_KEYED: Keyed<Code, 128> = keyed!(AWS, 128);
+static PROVIDER_KEYED: Keyed<Code, 32> = keyed!(PROVIDER_CODES, 32);
+static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32);
 static NAMES_INDEX: [u8; 256] = key_index!(NAMES, 256);
 static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
 
