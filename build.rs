@@ -128,8 +128,8 @@ impl Out {
             .collect();
         let when = self.stat("Cond", &when);
         format!(
-            "View {{ tag: {:?}, at: &{at}, take: Take::{:?}, when: &{when}, strength: {}, keys: {:?}, rows: &{rows}, delays: &{delays} }}",
-            t.tag, t.take, t.strength, t.keys
+            "View {{ tag: {:?}, providers: {:?}, at: &{at}, take: Take::{:?}, when: &{when}, strength: {}, keys: {:?}, rows: &{rows}, delays: &{delays} }}",
+            t.tag, t.providers, t.take, t.strength, t.keys
         )
     }
 }

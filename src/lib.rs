@@ -24,6 +24,10 @@ mod float;
 mod gather;
 mod input;
 mod json;
+#[cfg(feature = "leave-out")]
+pub mod leave_out;
+#[cfg(not(feature = "leave-out"))]
+mod leave_out;
 mod normalized;
 pub mod parse;
 pub mod redact;

@@ -500,28 +500,35 @@ fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
 struct Keyed<T: 'static, const M: usize> {
     rows: &'static [(&'static str, T)],
     slots: [u8; M],
+    /// The providers whose knowledge the table is (space-separated; empty
+    /// for general knowledge), for the leave-one-provider-out evaluation.
+    providers: &'static str,
 }
 
 impl<T: Copy, const M: usize> Keyed<T, M> {
     fn get(&self, key: &str) -> Option<T> {
+        if crate::leave_out::off(self.providers) {
+            return None;
+        }
         find_key(&self.slots, key, |i| self.rows[i].0).map(|i| self.rows[i].1)
     }
 }
 
 /// A table and its index, the index built from the table at compile time.
 macro_rules! keyed {
-    ($rows:expr, $slots:literal) => {
+    ($rows:expr, $slots:literal, $providers:literal) => {
         Keyed {
             rows: $rows,
             slots: key_index!($rows, $slots),
+            providers: $providers,
         }
     };
 }
 
-static SYS_KEYED: Keyed<Code, 128> = keyed!(SYS_CODES, 128);
-static AWS_KEYED: Keyed<Code, 128> = keyed!(AWS, 128);
-static PROVIDER_KEYED: Keyed<Code, 32> = keyed!(PROVIDER_CODES, 32);
-static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32);
+static SYS_KEYED: Keyed<Code, 128> = keyed!(SYS_CODES, 128, "");
+static AWS_KEYED: Keyed<Code, 128> = keyed!(AWS, 128, "aws");
+static PROVIDER_KEYED: Keyed<Code, 32> = keyed!(PROVIDER_CODES, 32, "openai anthropic stripe");
+static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32, "google gcp gemini");
 static NAMES_INDEX: [u8; 256] = key_index!(NAMES, 256);
 static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
 
@@ -1458,7 +1465,9 @@ fn read_body(
     // Kubernetes Status.
     if str_of(b, "kind") == Some("Status") {
         if let Some(reason) = str_of(b, "reason") {
-            if let Some(c) = lookup(K8S, reason) {
+            if let Some(c) =
+                lookup(K8S, reason).filter(|_| !crate::leave_out::off("kubernetes k8s"))
+            {
                 g.push(
                     c,
                     BODY_REASON,

@@ -125,6 +125,10 @@ pub struct Row {
 pub struct Table {
     /// What evidence calls it: a family tag (`postgres`) or `rule ID`.
     pub tag: S,
+    /// The providers whose knowledge the rule is, space-separated (a shipped
+    /// rule's `providers`, by default its file's tag; none for a user's
+    /// rule): the leave-one-provider-out evaluation turns it off for them.
+    pub providers: S,
     /// Where the key is: the first location that holds a value gives it.
     pub at: Cow<'static, [Loc]>,
     pub take: Take,
@@ -142,6 +146,7 @@ pub struct Table {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View<'t> {
     pub tag: &'t str,
+    pub providers: &'t str,
     pub at: &'t [Loc],
     pub take: Take,
     pub when: &'t [Cond],
@@ -155,6 +160,7 @@ impl Table {
     pub fn view(&self) -> View<'_> {
         View {
             tag: &self.tag,
+            providers: &self.providers,
             at: &self.at,
             take: self.take,
             when: &self.when,
@@ -664,9 +670,31 @@ pub fn parse_rule(
         None => format!("#{index}"),
     };
     let id = id.as_str();
-    const KEYS: [&str; 11] = [
+    let providers = match (get(m, "providers"), family) {
+        (None, f) => f.unwrap_or("").to_string(),
+        (Some(Value::Array(list)), Some(_)) if !list.is_empty() => {
+            let mut out = Vec::with_capacity(list.len());
+            for p in list {
+                match p.as_str() {
+                    Some(s) if is_slug(s) => out.push(s),
+                    _ => {
+                        return Err(err(
+                            id,
+                            "`providers` holds lowercase kebab slugs (`aws-s3`)",
+                        ))
+                    }
+                }
+            }
+            out.join(" ")
+        }
+        (Some(_), Some(_)) => return Err(err(id, "`providers` must be a non-empty list of slugs")),
+        // A user's rule is the user's own knowledge: no provider to leave out.
+        (Some(_), None) => return Err(err_with(id, "unknown field ", "providers", true, "")),
+    };
+    const KEYS: [&str; 12] = [
         "id",
         "source",
+        "providers",
         "when",
         "at",
         "take",
@@ -827,6 +855,7 @@ pub fn parse_rule(
     };
     Ok(Table {
         tag: Cow::Owned(tag),
+        providers: Cow::Owned(providers),
         at: at.into(),
         take,
         when: when.into(),
@@ -835,6 +864,17 @@ pub fn parse_rule(
         rows: rows.into(),
         delays: delays.into(),
     })
+}
+
+/// A provider slug: lowercase letters, digits and single inner hyphens.
+fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+        && !s.contains("--")
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// A user rule set: a JSON array of rules (or `{"rules": [...]}`).

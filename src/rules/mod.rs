@@ -619,6 +619,9 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
             }
             done[t / 64] |= 1 << (t % 64);
             let table = BUILTIN[t];
+            if crate::leave_out::off(table.providers) {
+                continue;
+            }
             let hit = if a.phrased >> j & 1 != 0 {
                 // The table's row is among the member's hits, or it has none.
                 phrases
@@ -645,7 +648,11 @@ pub(crate) fn each_match(cx: &Ctx<'_, '_>, user: &[Table], f: &mut dyn FnMut(Hit
         run("headers", None, f);
     }
     for &t in UNANCHORED {
-        if let Some(h) = BUILTIN[t as usize].matches(cx) {
+        let table = BUILTIN[t as usize];
+        if crate::leave_out::off(table.providers) {
+            continue;
+        }
+        if let Some(h) = table.matches(cx) {
             f(h);
         }
     }

@@ -5,6 +5,10 @@
 //!   (its core module through Binaryen's `wasm-opt`, from npm).
 //! - `test`:  build, then run every test suite (Rust, wasmtime harness, Node),
 //!   `cargo fmt --check` and clippy.
+//! - `eval`:  score `classify` and `parse` on the evaluation corpus (`eval/`),
+//!   leave-one-provider-out and sealed, and redaction on the secrets corpus;
+//!   fails below `eval/baseline.json` (`--record` raises it, `--misses`
+//!   lists the open corpus's misses).
 //! - `demo`:  build, classify and render the example errors, then run an MCP
 //!   server and client (Node) whose tools fail.
 //! - `playground`: build, then serve the playground (the component in a
@@ -15,11 +19,14 @@
 //! Each command installs what it needs first, so a fresh clone needs nothing
 //! but rustup, cargo, Node (and Python for the tests).
 
+mod eval;
+mod secrets;
+
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-type Result<T> = std::result::Result<T, Box<dyn Error>>;
+pub(crate) type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const COMPONENT_CRATE: &str = "mcp-errors-component";
@@ -32,11 +39,12 @@ fn main() {
         Some("setup") => setup(),
         Some("build") => build().map(|_| ()),
         Some("test") => test(),
+        Some("eval") => eval::eval(&args[1..]),
         Some("demo") => demo(),
         Some("playground") => playground(),
         Some("version") => version(args.get(1).map(String::as_str)),
         _ => {
-            eprintln!("usage: cargo xtask <setup|build|test|demo|playground|version [NEW]>");
+            eprintln!("usage: cargo xtask <setup|build|test|eval [--record|--misses]|demo|playground|version [NEW]>");
             std::process::exit(2);
         }
     };
@@ -46,7 +54,7 @@ fn main() {
     }
 }
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives one level below the workspace root")

@@ -1,0 +1,368 @@
+//! The redaction corpus (`eval/secrets/`): credentials of every kind in
+//! `rules/credentials.json`, generated from their documented formats with a
+//! fixed seed, placed where errors carry them (`eval/secrets/places.json`),
+//! and benign look-alikes (`eval/secrets/lookalikes.json`) that must come out
+//! untouched. Every output path is checked: the normalized error, each
+//! profile's tool result, the log record, the JSON-RPC error, and `parse` of a
+//! server result that carries the secret.
+//!
+//! A leak is the secret's value, or its distinctive body, found in an output;
+//! an over-redaction is a look-alike that does not come out whole.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+
+use crate::Result;
+
+/// At most this share of look-alikes may be over-redacted.
+const MAX_OVER_REDACTED: f64 = 0.01;
+
+#[derive(Default)]
+pub struct Figures {
+    pub leaks: usize,
+    pub kinds: usize,
+    pub placed: usize,
+    pub over: usize,
+    pub lookalikes: usize,
+    pub leaked_kinds: BTreeSet<String>,
+}
+
+impl Figures {
+    pub fn line(&self) -> String {
+        format!(
+            "eval-secrets: {} leaks over {} kinds, {}/{} look-alikes over-redacted",
+            self.leaks, self.kinds, self.over, self.lookalikes
+        )
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "{} leaks of {} secrets of {} kinds placed where errors carry them, {}/{} benign look-alikes over-redacted",
+            self.leaks, self.placed, self.kinds, self.over, self.lookalikes
+        )
+    }
+
+    pub fn failures(&self) -> Vec<String> {
+        let mut f = Vec::new();
+        if self.leaks > 0 {
+            f.push(format!(
+                "eval-secrets: {} leaks ({} kinds: {})",
+                self.leaks,
+                self.leaked_kinds.len(),
+                self.leaked_kinds
+                    .iter()
+                    .take(20)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if self.over as f64 > MAX_OVER_REDACTED * self.lookalikes as f64 {
+            f.push(format!(
+                "eval-secrets: {}/{} look-alikes over-redacted (at most 1 %)",
+                self.over, self.lookalikes
+            ));
+        }
+        f
+    }
+}
+
+/// A small deterministic generator (SplitMix64): the same corpus every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The characters of an alphabet named in `rules/credentials.json`.
+pub fn alphabet(name: &str) -> Option<&'static str> {
+    const UP: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const LOW: &str = "abcdefghijklmnopqrstuvwxyz";
+    const DIG: &str = "0123456789";
+    Some(match name {
+        "alnum" => "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+        "alnum_" => "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_",
+        "alnum-" => "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-",
+        "alnum_-" | "base64url" => {
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+        }
+        "base64" => "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        "hex" => "0123456789abcdefABCDEF",
+        "hex_lower" => "0123456789abcdef",
+        "hex_upper" => "0123456789ABCDEF",
+        "upper_alnum" => "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+        "lower_alnum" => "abcdefghijklmnopqrstuvwxyz0123456789",
+        "digits" => DIG,
+        "upper" => UP,
+        "lower" => LOW,
+        _ => return None,
+    })
+}
+
+fn body(rng: &mut Rng, alpha: &str, len: usize) -> String {
+    let chars: Vec<char> = alpha.chars().collect();
+    // Mixed enough to look like a real token: not all one class.
+    (0..len).map(|_| chars[rng.below(chars.len())]).collect()
+}
+
+fn span(rng: &mut Rng, spec: &Value) -> Result<usize> {
+    if let Some(n) = spec.get("length").and_then(Value::as_u64) {
+        return Ok(n as usize);
+    }
+    let lo = spec.get("min_length").and_then(Value::as_u64).unwrap_or(16) as usize;
+    let hi = spec
+        .get("max_length")
+        .and_then(Value::as_u64)
+        .map_or(lo.max(40), |h| h as usize)
+        .max(lo);
+    Ok(lo + rng.below(hi - lo + 1))
+}
+
+/// One credential of a format row.
+fn generate(rng: &mut Rng, row: &Value) -> Result<String> {
+    let id = row.get("id").and_then(Value::as_str).unwrap_or("?");
+    let mut out = String::new();
+    if let Some(label) = row.get("pem_label").and_then(Value::as_str) {
+        let lines: Vec<String> = (0..6)
+            .map(|_| body(rng, alphabet("base64").unwrap_or(""), 64))
+            .collect();
+        return Ok(format!(
+            "-----BEGIN {label}-----\n{}\n-----END {label}-----",
+            lines.join("\n")
+        ));
+    }
+    out.push_str(row.get("prefix").and_then(Value::as_str).unwrap_or(""));
+    match row.get("segments").and_then(Value::as_array) {
+        Some(segs) => {
+            for s in segs {
+                if let Some(sep) = s.get("sep").and_then(Value::as_str) {
+                    out.push_str(sep);
+                    continue;
+                }
+                if let Some(lit) = s.get("literal").and_then(Value::as_str) {
+                    out.push_str(lit);
+                    continue;
+                }
+                let a = s
+                    .get("alphabet")
+                    .and_then(Value::as_str)
+                    .and_then(alphabet)
+                    .ok_or_else(|| format!("{id}: a segment without a known alphabet"))?;
+                let n = span(rng, s)?;
+                out.push_str(&body(rng, a, n));
+            }
+        }
+        None => {
+            let a = row
+                .get("alphabet")
+                .and_then(Value::as_str)
+                .and_then(alphabet)
+                .ok_or_else(|| format!("{id}: no known alphabet"))?;
+            let n = span(rng, row)?;
+            out.push_str(&body(rng, a, n));
+        }
+    }
+    out.push_str(row.get("suffix").and_then(Value::as_str).unwrap_or(""));
+    Ok(out)
+}
+
+/// The raw error that carries `text` in `field`.
+fn raw_error(field: &str, text: &Value) -> Value {
+    match field {
+        "body" => json!({"status": 401, "body": text}),
+        "headers" => json!({"status": 401, "message": "request failed", "headers": text}),
+        "cause.message" => json!({"message": "request failed", "cause": {"message": text}}),
+        "details" => json!({"message": "request failed", "details": text}),
+        _ => json!({"message": text}),
+    }
+}
+
+/// Fill a place's template: `{SECRET}` (and `{KEYNAME}`), in strings at any depth.
+fn fill(template: &Value, secret: &str, keyname: &str) -> Value {
+    match template {
+        Value::String(s) => {
+            Value::String(s.replace("{SECRET}", secret).replace("{KEYNAME}", keyname))
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|v| fill(v, secret, keyname)).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.replace("{KEYNAME}", keyname), fill(v, secret, keyname)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Every output a raw error reaches, as text.
+fn outputs(raw: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let opts = mcp_errors::ClassifyOptions::default();
+    if let Ok(n) = mcp_errors::classify_str(raw, &opts) {
+        out.push(n.to_json());
+    }
+    for profile in [
+        "canonical",
+        "tool-error-v1",
+        "mcp-tool-error",
+        "text",
+        "error-object",
+        "rpc-envelope",
+    ] {
+        for target in ["tool-result", "soft-result", "protocol-error", "log-record"] {
+            let o = json!({"profile": profile, "target": target, "format": "both", "now": "2026-01-01T00:00:00Z", "error_id": "err_1"});
+            if let Ok(s) = mcp_errors::classify_render_json(raw, &o.to_string()) {
+                out.push(s);
+            }
+        }
+    }
+    // A server that sent the secret back in its result: what parse gives.
+    let result = json!({"content": [{"type": "text", "text": raw}], "isError": true});
+    if let Ok(Some(s)) = mcp_errors::parse_result_json(&result.to_string(), &opts) {
+        out.push(s);
+    }
+    out
+}
+
+/// The forms a secret may take in an output: itself, JSON-escaped, and its
+/// distinctive body (the part after a documented prefix, when long enough).
+fn forms(secret: &str, prefix: &str) -> Vec<String> {
+    let mut f = vec![secret.to_string()];
+    let escaped = Value::String(secret.to_string()).to_string();
+    f.push(escaped[1..escaped.len() - 1].to_string());
+    let body = secret.strip_prefix(prefix).unwrap_or(secret);
+    if body.len() >= 12 && body != secret {
+        f.push(body.to_string());
+    }
+    // A PEM block: any of its base64 lines.
+    for line in secret
+        .lines()
+        .filter(|l| l.len() >= 40 && !l.starts_with("-----"))
+    {
+        f.push(line.to_string());
+    }
+    f
+}
+
+fn read(path: &std::path::Path) -> Result<Value> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    Ok(serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?)
+}
+
+pub fn eval(misses: bool) -> Result<Figures> {
+    let root = crate::root();
+    let mut f = Figures::default();
+    let formats = read(&root.join("rules").join("credentials.json"))?;
+    let places = read(&root.join("eval").join("secrets").join("places.json"))?;
+    let lookalikes = read(&root.join("eval").join("secrets").join("lookalikes.json"))?;
+    let places = places
+        .get("places")
+        .and_then(Value::as_array)
+        .or_else(|| places.as_array())
+        .ok_or("eval/secrets/places.json: no list of places")?
+        .clone();
+    let mut rows: Vec<Value> = formats
+        .get("formats")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    rows.extend(
+        formats
+            .get("keyword_only")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+    );
+    let mut rng = Rng(0x6d63_702d_6572_7273); // "mcp-errs"
+    for row in &rows {
+        let id = row
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string();
+        let prefix = row.get("prefix").and_then(Value::as_str).unwrap_or("");
+        let keyname = row
+            .get("keywords")
+            .and_then(Value::as_array)
+            .and_then(|k| k.first())
+            .and_then(Value::as_str)
+            .unwrap_or("api_key")
+            .to_string();
+        let keyword_only = row.get("keywords").is_some();
+        f.kinds += 1;
+        // Each kind in three places, picked by the generator; a keyword-only
+        // kind only where a key name stands beside it.
+        let fitting: Vec<&Value> = places
+            .iter()
+            .filter(|p| {
+                !keyword_only
+                    || p.get("template")
+                        .is_some_and(|t| t.to_string().contains("{KEYNAME}"))
+            })
+            .collect();
+        if fitting.is_empty() {
+            continue;
+        }
+        for _ in 0..3 {
+            let secret = generate(&mut rng, row)?;
+            let place = fitting[rng.below(fitting.len())];
+            let field = place
+                .get("field")
+                .and_then(Value::as_str)
+                .unwrap_or("message");
+            let Some(template) = place.get("template") else {
+                continue;
+            };
+            let raw = raw_error(field, &fill(template, &secret, &keyname)).to_string();
+            f.placed += 1;
+            let forms = forms(&secret, prefix);
+            if let Some(out) = outputs(&raw)
+                .into_iter()
+                .find(|o| forms.iter().any(|s| o.contains(s.as_str())))
+            {
+                f.leaks += 1;
+                f.leaked_kinds.insert(id.clone());
+                if misses {
+                    let place_id = place.get("id").and_then(Value::as_str).unwrap_or("?");
+                    println!(
+                        "leak {id} at {place_id}: {}",
+                        out.chars().take(300).collect::<String>()
+                    );
+                }
+            }
+        }
+    }
+    let list = lookalikes
+        .get("lookalikes")
+        .and_then(Value::as_array)
+        .or_else(|| lookalikes.as_array())
+        .ok_or("eval/secrets/lookalikes.json: no list")?;
+    for l in list {
+        let text = l.get("text").and_then(Value::as_str).unwrap_or("");
+        let needle = l.get("value").and_then(Value::as_str).unwrap_or(text);
+        f.lookalikes += 1;
+        let raw = json!({"message": text}).to_string();
+        let n = mcp_errors::classify_str(&raw, &mcp_errors::ClassifyOptions::default());
+        let kept = n.is_ok_and(|n| n.message.contains(needle));
+        if !kept {
+            f.over += 1;
+            if misses {
+                println!(
+                    "over-redacted {}: {text}",
+                    l.get("id").and_then(Value::as_str).unwrap_or("?")
+                );
+            }
+        }
+    }
+    Ok(f)
+}
