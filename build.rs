@@ -134,6 +134,106 @@ impl Out {
     }
 }
 
+/// `rules/lexicon.json` as statics for `src/lexicon.rs`: each phrase as the
+/// matcher looks for it (` words `, or ` words` for a stem), its code's
+/// index, weight and retry verdict (-1 none, 0 no, 1 yes); the refinements by
+/// code index; the negators and the least deciding weight.
+fn lexicon(codes: &[String]) -> String {
+    let path = "rules/lexicon.json";
+    println!("cargo:rerun-if-changed={path}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect(path)).expect(path);
+    let code_index = |name: &str| -> usize {
+        codes
+            .iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("{path}: unknown code {name}"))
+    };
+    let mut phrases: Vec<(String, usize, u64, i8)> = Vec::new();
+    for g in v["groups"].as_array().expect("lexicon groups") {
+        let code = code_index(g["code"].as_str().expect("group code"));
+        assert!(
+            g["source"].as_str().is_some_and(|s| s.len() > 10),
+            "{path}: a group without a source"
+        );
+        let retry = match g.get("retryable").and_then(|r| r.as_bool()) {
+            None => -1,
+            Some(false) => 0,
+            Some(true) => 1,
+        };
+        for (phrase, w) in g["phrases"].as_object().expect("phrases") {
+            let w = w.as_u64().filter(|w| (1..=5).contains(w));
+            let w = w.unwrap_or_else(|| panic!("{path}: {phrase}: weight 1 to 5"));
+            let (words, stem) = match phrase.strip_suffix('*') {
+                Some(p) => (p, true),
+                None => (phrase.as_str(), false),
+            };
+            assert!(
+                !words.is_empty()
+                    && !words.starts_with(' ')
+                    && !words.ends_with(' ')
+                    && !words.contains("  ")
+                    && words
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b' '),
+                "{path}: {phrase:?} is not lowercase words"
+            );
+            let pattern = if stem {
+                format!(" {words}")
+            } else {
+                format!(" {words} ")
+            };
+            assert!(
+                !phrases.iter().any(|p| p.0 == pattern && p.1 == code),
+                "{path}: {phrase:?} twice for one code"
+            );
+            phrases.push((pattern, code, w, retry));
+        }
+    }
+    let mut refine = vec![Vec::new(); codes.len()];
+    for (from, to) in v["refine"].as_object().expect("refine") {
+        refine[code_index(from)] = to
+            .as_array()
+            .expect("refine list")
+            .iter()
+            .map(|c| code_index(c.as_str().expect("code")))
+            .collect();
+    }
+    let negators: Vec<String> = v["negators"]
+        .as_array()
+        .expect("negators")
+        .iter()
+        .map(|n| format!("{:?}", n.as_str().expect("negator")))
+        .collect();
+    let mut out = String::new();
+    let rows: Vec<String> = phrases
+        .iter()
+        .map(|(p, c, w, r)| format!("({p:?}, {c}, {w}, {r})"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "pub(crate) static LEXICON: &[(&str, u8, u8, i8)] = &[{}];",
+        rows.join(", ")
+    );
+    let refine: Vec<String> = refine.iter().map(|r| format!("&{r:?}")).collect();
+    let _ = writeln!(
+        out,
+        "pub(crate) static LEXICON_REFINE: &[&[u8]] = &[{}];",
+        refine.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) static LEXICON_NEGATORS: &[&str] = &[{}];",
+        negators.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) const LEXICON_MIN_WEIGHT: u32 = {};",
+        v["min_weight"].as_u64().expect("min_weight")
+    );
+    out
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=src/rules/form.rs");
@@ -167,6 +267,10 @@ fn main() {
         let text = std::fs::read_to_string(path).expect("rule file");
         let value: serde_json::Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()));
+        // The lexicon and the credential formats are compiled below.
+        if value.get("rules").is_none() {
+            continue;
+        }
         let file =
             form::parse_file(&value, &names).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let rows: usize = file.rules.iter().map(|r| r.rows.len()).sum();
@@ -386,6 +490,7 @@ fn main() {
         "static FAMILIES: &[(&str, &str, usize)] = &[{}];",
         families.join(", ")
     );
+    code.push_str(&lexicon(&codes));
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtin_rules.rs");
     std::fs::write(dest, code).expect("writing the tables");
 }

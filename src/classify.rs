@@ -125,6 +125,7 @@ pub(crate) fn classify_unsanitized(
                 .then(a.order.cmp(&b.order))
         })
         .cloned();
+    let winner = read_words(root, winner, &mut g);
     let mut code = winner.as_ref().map_or(Code::Unknown, |c| c.code);
     // A rate limit over a long window (per day, per month, a billing limit)
     // or with a wait of an hour or more is a spent quota: retrying soon
@@ -230,6 +231,70 @@ pub(crate) fn classify_unsanitized(
         evidence,
         original,
     }
+}
+
+/// The strongest signal the words of an error may overrule: an HTTP status
+/// (or a status stated in text), a class picked from the status, a wrapper
+/// or catch-all class, a JSON-RPC catch-all, a phrase in a message. A
+/// provider's code, a library code or a meaningful class is stronger.
+const GENERIC_MAX: crate::gather::Strength = 50;
+/// Between [`CATCH_ALL_MAX`] and this, the signal was itself read from text (a
+/// rule's phrase, a wrapper class): the lexicon, which reads all of the
+/// text, replaces it only when it weighs its own code [`TEXT_MARGIN`] more.
+/// Above it (a status) and at or below `CATCH_ALL_MAX` (a catch-all class
+/// such as `TypeError`, JSON-RPC's −32603), the words may only refine the
+/// code toward one the lexicon's `refine` allows.
+const TEXT_MAX: crate::gather::Strength = 40;
+const CATCH_ALL_MAX: crate::gather::Strength = 15;
+const TEXT_MARGIN: u32 = 3;
+
+/// The general reader's verdict (`lexicon.rs`) against the winning signal:
+/// it decides when nothing did, replaces a reading of the same text it
+/// weighs less, and refines a generic status toward a compatible, more
+/// specific code. It never overrules a specific structured signal.
+fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Option<Candidate> {
+    let strength = winner.as_ref().map_or(0, |w| w.strength);
+    if strength > GENERIC_MAX {
+        return winner;
+    }
+    let words = crate::lexicon::words(root);
+    let Some(v) = crate::lexicon::read(&words).filter(|v| v.decides()) else {
+        return winner;
+    };
+    let current = winner.as_ref().map_or(Code::Unknown, |w| w.code);
+    // A rate limit over a long window the error states is read below, with
+    // its own evidence.
+    let window = g.quota_window.is_some() || g.window_structured.is_some();
+    let takes = match &winner {
+        _ if v.code == current => false,
+        _ if current == Code::RateLimited && window => false,
+        None => true,
+        // A phrase a rule knows: only words that weigh much more move it.
+        Some(w) if w.strength > CATCH_ALL_MAX && w.strength <= TEXT_MAX => {
+            v.weight >= v.weight_of(current) + TEXT_MARGIN
+                && crate::lexicon::refines(Code::Unknown, v.code)
+        }
+        // A catch-all class or a status: toward a compatible code only.
+        Some(_) => crate::lexicon::refines(current, v.code),
+    };
+    let evidence = if g.quiet {
+        String::new()
+    } else {
+        format!("words {} {}", v.phrase, v.code.name())
+    };
+    if !takes {
+        return winner;
+    }
+    let c = Candidate {
+        code: v.code,
+        strength: strength + 1,
+        depth: 0,
+        order: g.candidates.len(),
+        evidence,
+        retry: v.retry,
+    };
+    g.candidates.push(c.clone());
+    Some(c)
 }
 
 /// Walk the error, its causes and its members, breadth first and bounded.

@@ -28,6 +28,7 @@ mod json;
 pub mod leave_out;
 #[cfg(not(feature = "leave-out"))]
 mod leave_out;
+mod lexicon;
 mod normalized;
 pub mod parse;
 pub mod redact;

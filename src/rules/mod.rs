@@ -713,11 +713,10 @@ mod tests {
         files.sort();
         files
             .iter()
-            .map(|p| {
-                let v: serde_json::Value =
-                    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
-                form::parse_file(&v, &code_names()).unwrap()
-            })
+            .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
+            // The lexicon and the credential formats are not recognizer files.
+            .filter(|v: &serde_json::Value| v.get("rules").is_some())
+            .map(|v| form::parse_file(&v, &code_names()).unwrap())
             .collect()
     }
 
