@@ -197,6 +197,7 @@ fn gather(v: &Value<'_>, key: Option<&str>, depth: usize, out: &mut String) {
             if key.is_none_or(is_text_key) {
                 push_words(s, out);
                 out.push(BREAK);
+                out.push(' ');
             }
         }
         Value::Array(items) => {
@@ -346,6 +347,20 @@ mod tests {
             Some(Code::Conflict)
         );
         assert_eq!(code_of("something happened"), None);
+    }
+
+    #[test]
+    fn every_text_of_an_error_is_read() {
+        let root = crate::input::parse(
+            r#"{"name": "GaxiosError", "message": "invalid_grant", "body": {"error": {"type": "x", "reason": "NoNode"}}}"#,
+        )
+        .unwrap();
+        let Value::Object(m) = root else { panic!() };
+        let w = words(&m);
+        assert!(w.contains(" gaxios error "), "{w:?}");
+        assert!(w.contains(" invalid grant "), "{w:?}");
+        assert!(w.contains(" no node "), "{w:?}");
+        assert_eq!(read(&w).map(|v| v.code), Some(Code::Unauthenticated));
     }
 
     #[test]

@@ -1157,7 +1157,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<54> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<59> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -1212,6 +1212,11 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<54> = crate::text::PhraseGroup
     ("http error", 10),
     ("status: ", 10),
     ("occurred: status", 10),
+    ("returned error", 10),
+    ("server response", 10),
+    ("http code", 10),
+    ("http ", 10),
+    ("status ", 10),
 ]);
 
 /// `m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))`, by bytes:
@@ -1983,6 +1988,16 @@ static STATUS_LEADS: &[&str] = &[
     "http error ",
     "status: ",
     "error occurred: status ",
+    // curl: "(22) The requested URL returned error: 403"
+    "returned error: ",
+    // ws: "Unexpected server response: 502"
+    "unexpected server response: ",
+    // curl through a proxy: "Received HTTP code 403 from proxy after CONNECT"
+    "http code ",
+    // git: "RPC failed; HTTP 413 curl 22 …", "(HTTP 429)", "HTTP 502"
+    "http ",
+    // "received status 403", "failed with status 503"
+    "status ",
 ];
 
 /// The HTTP status an exception's text states (4xx and 5xx only): after one
