@@ -857,6 +857,90 @@ pub(crate) fn read_node(
             g.retry_after(ms, format!("hint retry_after_ms {ms}"));
         }
     }
+    // Last, a delay field no rule names, by its name, at any depth of the body.
+    if g.retry_after.is_none() {
+        if let Some(b) = body.as_deref() {
+            if let Some((name, ms)) = delay_field(b, 0) {
+                g.retry_after(ms, ev(format_args!("body {name} {}", fmt_delay(ms))));
+            }
+        }
+    }
+}
+
+/// The names of retry-delay fields, compared without case, `_` or `-`: in
+/// seconds, or in milliseconds when the name ends in `ms`.
+const DELAY_FIELDS: &[&str] = &[
+    "retryafter",
+    "retryafterseconds",
+    "retryaftersecs",
+    "retryafterms",
+    "retryaftermillis",
+    "retryin",
+    "retryinseconds",
+    "retryinms",
+    "retrydelay",
+    "retrydelayms",
+    "retrydelayseconds",
+    "waitseconds",
+    "waittime",
+    "cooldownseconds",
+    "backoffseconds",
+    "backoffms",
+];
+
+/// The first delay field of a body (depth first, bounded): its name and the
+/// delay in milliseconds. A number, or text holding a number or a duration
+/// (`"30"`, `"1.5s"`, `"2 minutes"`).
+fn delay_field<'v>(v: &'v Value<'_>, depth: usize) -> Option<(&'v str, u64)> {
+    if depth > 5 {
+        return None;
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, val) in m.iter() {
+                let mut key = [0u8; 32];
+                let mut n = 0;
+                for b in k.bytes().filter(|b| !matches!(b, b'_' | b'-')) {
+                    if n == key.len() {
+                        n = 0;
+                        break;
+                    }
+                    key[n] = b.to_ascii_lowercase();
+                    n += 1;
+                }
+                let key = &key[..n];
+                if n > 0 && DELAY_FIELDS.iter().any(|f| f.as_bytes() == key) {
+                    let scale = if key.ends_with(b"ms") || key.ends_with(b"millis") {
+                        0
+                    } else {
+                        3
+                    };
+                    let ms = match val {
+                        Value::Number(_) | Value::String(_) => {
+                            let text = match val {
+                                Value::String(s) => s.trim_fast().to_string(),
+                                other => other.to_serde().to_string(),
+                            };
+                            parse_decimal(&text, scale).or_else(|| parse_text_duration(&text))
+                        }
+                        _ => None,
+                    };
+                    if let Some(ms) = ms {
+                        return Some((k, ms));
+                    }
+                }
+                if let Some(found) = delay_field(val, depth + 1) {
+                    return Some(found);
+                }
+            }
+            None
+        }
+        Value::Array(items) => items
+            .iter()
+            .take(16)
+            .find_map(|i| delay_field(i, depth + 1)),
+        _ => None,
+    }
 }
 
 fn read_headers(
@@ -1157,7 +1241,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<59> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -1201,6 +1285,10 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<59> = crate::text::PhraseGroup
     ("wait for", 9),
     ("please wait", 9),
     ("reset in", 9),
+    ("retry-after", 9),
+    ("wait ", 9),
+    ("available in", 9),
+    ("this after", 9),
     ("/ month", 8),
     ("/month", 8),
     ("/ day", 8),
@@ -2098,15 +2186,27 @@ static DELAY_LEADS: &[&str] = &[
     "wait for ",
     "please wait ",
     "reset in ",
+    // "Retry-After: 30" quoted in a message
+    "retry-after: ",
+    // "Please wait at least 30 seconds", "wait 2 minutes"
+    "wait at least ",
+    "wait ",
+    // "Expected available in 18 seconds"
+    "available in ",
+    // "you can only request this after 42 seconds"
+    "this after ",
 ];
 
 /// A delay a message states, in milliseconds (fractions rounded up).
 pub(crate) fn delay_in_text(m: &str) -> Option<u64> {
     for lead in DELAY_LEADS {
-        if let Some(at) = find_ci(m, lead) {
-            if let Some(ms) = parse_text_duration(&m[at + lead.len()..]) {
+        let mut from = 0;
+        while let Some(at) = find_ci(&m[from..], lead) {
+            let after = from + at + lead.len();
+            if let Some(ms) = parse_text_duration(&m[after..]) {
                 return Some(ms);
             }
+            from = after;
         }
     }
     None
