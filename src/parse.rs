@@ -460,7 +460,9 @@ fn rpc_error<'v>(e: &'v Map<'v>) -> Reading<'v> {
         }
     }
     let mut r = Reading::new("jsonrpc");
-    r.rpc = rpc;
+    // −32603 ("Internal error") is what the SDKs send for any failure of a
+    // handler: it constrains nothing the words say.
+    r.rpc = rpc.filter(|&c| c != -32603);
     r.exact_message = true;
     r.message = message.map(Cow::Borrowed);
     r.code = e.get("code").cloned();

@@ -537,13 +537,16 @@ fn names_row(key: &str) -> Option<usize> {
     find_key(&NAMES_INDEX, key, |i| NAMES[i].0)
 }
 
-/// How much a JSON-RPC code says: −32603 ("Internal error") is the catch-all
+/// How much a JSON-RPC code says: −32603 ("Internal error") and −32000 are the catch-alls
 /// the MCP SDKs send for any failure of a handler (mcp-go's handler errors,
 /// servers that throw), so it is no stronger than an unrecognized code: the
 /// message's words decide, and INTERNAL is the fallback. Every other code
 /// says what went wrong.
 fn rpc_strength(code: i64, strength: Strength) -> Strength {
-    if code == -32603 {
+    // −32000 is the first of JSON-RPC's "implementation-defined server
+    // errors": servers send it for anything (FastMCP's tool timeout, the
+    // TypeScript SDK's closed connection).
+    if code == -32603 || code == -32000 {
         WEAK
     } else {
         strength
