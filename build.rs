@@ -234,6 +234,133 @@ fn lexicon(codes: &[String]) -> String {
     out
 }
 
+/// An alphabet of `rules/credentials.json` as the matcher's index (see
+/// `src/credentials.rs`, `ALPHABETS`).
+fn alphabet_index(name: &str) -> usize {
+    const NAMES: [&str; 10] = [
+        "alnum",
+        "alnum_",
+        "alnum-",
+        "alnum_-",
+        "base64",
+        "hex",
+        "hex_lower",
+        "upper_alnum",
+        "lower_alnum",
+        "digits",
+    ];
+    NAMES
+        .iter()
+        .position(|n| *n == name)
+        .unwrap_or_else(|| panic!("rules/credentials.json: unknown alphabet {name}"))
+}
+
+/// A body run or segment as `Piece` source: `Piece::Run(alphabet, extra, min, exact)`.
+fn piece(v: &serde_json::Value, what: &str) -> String {
+    if let Some(sep) = v.get("sep").and_then(|s| s.as_str()) {
+        return format!("Piece::Sep({sep:?})");
+    }
+    let alpha = alphabet_index(
+        v["alphabet"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{what}: no alphabet")),
+    );
+    let extra = v.get("extra_chars").and_then(|e| e.as_str()).unwrap_or("");
+    let (min, exact) = match (
+        v.get("length").and_then(|l| l.as_u64()),
+        v.get("min_length").and_then(|l| l.as_u64()),
+    ) {
+        (Some(n), _) => (n, true),
+        (None, Some(n)) => (n, false),
+        _ => panic!("{what}: no length or min_length"),
+    };
+    assert!(min > 0 && min < 4096, "{what}: length out of range");
+    format!("Piece::Run({alpha}, {extra:?}, {min}, {exact})")
+}
+
+/// `rules/credentials.json` as statics for `src/credentials.rs`: each
+/// format's id, kind, prefix, look-back, body pieces, suffix and boundary;
+/// and the names the keyword-only kinds are given under.
+fn credentials() -> String {
+    let path = "rules/credentials.json";
+    println!("cargo:rerun-if-changed={path}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect(path)).expect(path);
+    let mut rows = Vec::new();
+    let mut ids = std::collections::BTreeSet::new();
+    for f in v["formats"].as_array().expect("formats") {
+        let id = f["id"].as_str().expect("format id");
+        assert!(ids.insert(id.to_string()), "{path}: {id} twice");
+        assert!(
+            f["source"].as_str().is_some_and(|s| s.len() > 10),
+            "{path}: {id} has no source"
+        );
+        let prefix = f["prefix"].as_str().expect("prefix");
+        assert!(
+            prefix.len() >= 3,
+            "{path}: {id}: a prefix of 3 bytes or more"
+        );
+        let kind = match f["kind"].as_str() {
+            Some("token") => 0,
+            Some("url") => 1,
+            Some("pem") => 2,
+            other => panic!("{path}: {id}: kind {other:?}"),
+        };
+        let before = match f.get("before") {
+            Some(b) => format!(
+                "Some(({}, {:?}, {}))",
+                alphabet_index(b["alphabet"].as_str().expect("before alphabet")),
+                b.get("extra_chars").and_then(|e| e.as_str()).unwrap_or(""),
+                b["length"].as_u64().expect("before length")
+            ),
+            None => "None".into(),
+        };
+        let pieces: Vec<String> = if kind == 2 {
+            Vec::new()
+        } else if let Some(segs) = f.get("segments").and_then(|s| s.as_array()) {
+            segs.iter().map(|s| piece(s, id)).collect()
+        } else {
+            vec![piece(f, id)]
+        };
+        let suffix = f.get("suffix").and_then(|s| s.as_str()).unwrap_or("");
+        let boundary = f.get("boundary").and_then(|b| b.as_bool()).unwrap_or(true);
+        rows.push(format!(
+            "Format {{ id: {id:?}, kind: {kind}, prefix: {prefix:?}, before: {before}, body: &[{}], suffix: {suffix:?}, boundary: {boundary} }}",
+            pieces.join(", ")
+        ));
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for k in v["keyword_only"].as_array().expect("keyword_only") {
+        let id = k["id"].as_str().expect("keyword id");
+        assert!(ids.insert(id.to_string()), "{path}: {id} twice");
+        for w in k["keywords"].as_array().expect("keywords") {
+            let w = w.as_str().expect("keyword");
+            // Identifier-like names only (an environment variable, a header,
+            // a field): a bare word such as a provider's name is no key.
+            let identifier = w
+                .bytes()
+                .any(|b| b.is_ascii_uppercase() || b == b'_' || b == b'-')
+                && !w.contains(' ');
+            if identifier {
+                let n: String = w
+                    .bytes()
+                    .filter(|b| !matches!(b, b'_' | b'-'))
+                    .map(|b| char::from(b.to_ascii_lowercase()))
+                    .collect();
+                if n.len() >= 3 {
+                    names.insert(n);
+                }
+            }
+        }
+    }
+    let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    format!(
+        "pub(crate) static FORMATS: &[Format] = &[{}];\npub(crate) static CREDENTIAL_NAMES: &[&str] = &[{}];\n",
+        rows.join(",\n"),
+        names.join(", ")
+    )
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=src/rules/form.rs");
@@ -491,6 +618,9 @@ fn main() {
         families.join(", ")
     );
     code.push_str(&lexicon(&codes));
+    let credentials_code = credentials();
+    let dest_c = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("credentials.rs");
+    std::fs::write(dest_c, credentials_code).expect("writing the credential formats");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtin_rules.rs");
     std::fs::write(dest, code).expect("writing the tables");
 }

@@ -176,30 +176,108 @@ fn generate(rng: &mut Rng, row: &Value) -> Result<String> {
     Ok(out)
 }
 
-/// The raw error that carries `text` in `field`.
-fn raw_error(field: &str, text: &Value) -> Value {
+/// The raw error that carries `value` in `field` (`cause.message` at `depth`).
+fn raw_error(field: &str, depth: u64, value: Value) -> Value {
     match field {
-        "body" => json!({"status": 401, "body": text}),
-        "headers" => json!({"status": 401, "message": "request failed", "headers": text}),
-        "cause.message" => json!({"message": "request failed", "cause": {"message": text}}),
-        "details" => json!({"message": "request failed", "details": text}),
-        _ => json!({"message": text}),
+        "body" => json!({"status": 401, "message": "request failed", "body": value}),
+        "headers" => json!({"status": 401, "message": "request failed", "headers": value}),
+        "details" => json!({"message": "request failed", "details": value}),
+        "cause.message" => {
+            let mut node = json!({"message": value});
+            for _ in 1..depth.max(1) {
+                node = json!({"message": "wrapped", "cause": node});
+            }
+            json!({"message": "request failed", "cause": node})
+        }
+        _ => json!({"message": value}),
     }
 }
 
-/// Fill a place's template: `{SECRET}` (and `{KEYNAME}`), in strings at any depth.
+/// Fill a template: `{SECRET}` and `{KEYNAME}` in strings and keys, at any depth.
 fn fill(template: &Value, secret: &str, keyname: &str) -> Value {
+    let text = |s: &str| s.replace("{SECRET}", secret).replace("{KEYNAME}", keyname);
     match template {
-        Value::String(s) => {
-            Value::String(s.replace("{SECRET}", secret).replace("{KEYNAME}", keyname))
-        }
+        Value::String(s) => Value::String(text(s)),
         Value::Array(a) => Value::Array(a.iter().map(|v| fill(v, secret, keyname)).collect()),
         Value::Object(m) => Value::Object(
             m.iter()
-                .map(|(k, v)| (k.replace("{KEYNAME}", keyname), fill(v, secret, keyname)))
+                .map(|(k, v)| (text(k), fill(v, secret, keyname)))
                 .collect(),
         ),
         other => other.clone(),
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(A[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The secret written as the place's `encoding` says (`places.json`).
+fn encode(secret: &str, encoding: &str) -> String {
+    let json_string = |s: &str| {
+        let q = Value::String(s.to_string()).to_string();
+        q[1..q.len() - 1].to_string()
+    };
+    match encoding {
+        "percent" => secret
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                    char::from(b).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect(),
+        "basic-auth" => base64(format!("deploy:{secret}").as_bytes()),
+        "shell" => {
+            if secret
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./:@%+=,".contains(&b))
+            {
+                secret.to_string()
+            } else {
+                format!("'{}'", secret.replace('\'', "'\\''"))
+            }
+        }
+        "json-string" => json_string(secret),
+        "json-string-twice" => json_string(&json_string(secret)),
+        "yaml-single-quoted" => secret.replace('\'', "''"),
+        "xml-attribute" => secret
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('"', "&quot;"),
+        "java-properties" => {
+            let mut out = String::new();
+            for (i, c) in secret.chars().enumerate() {
+                if matches!(c, '\\' | '=' | ':' | '#' | '!') || (i == 0 && c == ' ') {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out
+        }
+        "python-repr" => secret.replace('\\', "\\\\").replace('\'', "\\'"),
+        "html" => secret
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;"),
+        _ => secret.to_string(),
     }
 }
 
@@ -233,23 +311,26 @@ fn outputs(raw: &str) -> Vec<String> {
     out
 }
 
-/// The forms a secret may take in an output: itself, JSON-escaped, and its
-/// distinctive body (the part after a documented prefix, when long enough).
-fn forms(secret: &str, prefix: &str) -> Vec<String> {
-    let mut f = vec![secret.to_string()];
-    let escaped = Value::String(secret.to_string()).to_string();
-    f.push(escaped[1..escaped.len() - 1].to_string());
+/// The forms of a secret that must not appear in any output: itself, as
+/// placed, as a JSON string holds each, its distinctive body (after a
+/// documented prefix), and a PEM block's base64 lines.
+fn forms(secret: &str, placed: &str, prefix: &str) -> Vec<String> {
+    let mut f = vec![secret.to_string(), placed.to_string()];
+    for s in [secret, placed] {
+        let escaped = Value::String(s.to_string()).to_string();
+        f.push(escaped[1..escaped.len() - 1].to_string());
+    }
     let body = secret.strip_prefix(prefix).unwrap_or(secret);
-    if body.len() >= 12 && body != secret {
+    if body.len() >= 8 && body != secret {
         f.push(body.to_string());
     }
-    // A PEM block: any of its base64 lines.
     for line in secret
         .lines()
         .filter(|l| l.len() >= 40 && !l.starts_with("-----"))
     {
         f.push(line.to_string());
     }
+    f.retain(|x| !x.is_empty());
     f
 }
 
@@ -259,101 +340,188 @@ fn read(path: &std::path::Path) -> Result<Value> {
     Ok(serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
+/// One secret to place: its kind's id, what fills `{SECRET}`, its prefix,
+/// what kind of place takes it, and the name it is given under (if any).
+struct Secret {
+    id: String,
+    value: String,
+    prefix: String,
+    kind: &'static str,
+    keyname: Option<String>,
+}
+
 pub fn eval(misses: bool) -> Result<Figures> {
     let root = crate::root();
     let mut f = Figures::default();
     let formats = read(&root.join("rules").join("credentials.json"))?;
-    let places = read(&root.join("eval").join("secrets").join("places.json"))?;
+    let places_file = read(&root.join("eval").join("secrets").join("places.json"))?;
     let lookalikes = read(&root.join("eval").join("secrets").join("lookalikes.json"))?;
-    let places = places
+    let places = places_file
         .get("places")
         .and_then(Value::as_array)
-        .or_else(|| places.as_array())
         .ok_or("eval/secrets/places.json: no list of places")?
         .clone();
-    let mut rows: Vec<Value> = formats
+    let mut rng = Rng(0x6d63_702d_6572_7273); // "mcp-errs"
+    let mut secrets: Vec<Secret> = Vec::new();
+    let empty = Vec::new();
+    for row in formats
         .get("formats")
         .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    rows.extend(
-        formats
-            .get("keyword_only")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default(),
-    );
-    let mut rng = Rng(0x6d63_702d_6572_7273); // "mcp-errs"
-    for row in &rows {
+        .unwrap_or(&empty)
+    {
         let id = row
             .get("id")
             .and_then(Value::as_str)
             .unwrap_or("?")
             .to_string();
-        let prefix = row.get("prefix").and_then(Value::as_str).unwrap_or("");
-        let keyname = row
+        let pem = row.get("kind").and_then(Value::as_str) == Some("pem");
+        f.kinds += 1;
+        for _ in 0..3 {
+            secrets.push(Secret {
+                value: generate(&mut rng, row)?,
+                prefix: row
+                    .get("prefix")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                kind: if pem { "pem" } else { "token" },
+                keyname: None,
+                id: id.clone(),
+            });
+        }
+    }
+    for row in formats
+        .get("keyword_only")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty)
+    {
+        let id = row
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string();
+        // Named as an identifier names it: an environment variable, a header, a field.
+        let Some(keyname) = row
             .get("keywords")
             .and_then(Value::as_array)
-            .and_then(|k| k.first())
-            .and_then(Value::as_str)
-            .unwrap_or("api_key")
-            .to_string();
-        let keyword_only = row.get("keywords").is_some();
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find(|k| {
+                k.bytes()
+                    .any(|b| b.is_ascii_uppercase() || b == b'_' || b == b'-')
+                    && !k.contains(' ')
+            })
+        else {
+            continue;
+        };
         f.kinds += 1;
-        // Each kind in three places, picked by the generator; a keyword-only
-        // kind only where a key name stands beside it.
+        for _ in 0..3 {
+            secrets.push(Secret {
+                value: generate(&mut rng, row)?,
+                prefix: row
+                    .get("prefix")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                kind: "token",
+                keyname: Some(keyname.to_string()),
+                id: id.clone(),
+            });
+        }
+    }
+    for p in places_file
+        .get("passwords")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty)
+    {
+        let Some(p) = p.as_str() else { continue };
+        f.kinds += 1;
+        for _ in 0..3 {
+            secrets.push(Secret {
+                value: p.to_string(),
+                prefix: String::new(),
+                kind: "password",
+                keyname: None,
+                id: "password".into(),
+            });
+        }
+    }
+    for secret in &secrets {
         let fitting: Vec<&Value> = places
             .iter()
             .filter(|p| {
-                !keyword_only
-                    || p.get("template")
-                        .is_some_and(|t| t.to_string().contains("{KEYNAME}"))
+                let want = p.get("secret").and_then(Value::as_str).unwrap_or("any");
+                let named = p
+                    .get("template")
+                    .is_some_and(|t| t.to_string().contains("{KEYNAME}"));
+                (want == secret.kind || (want == "any" && secret.kind != "pem"))
+                    && (secret.keyname.is_none() || named)
             })
             .collect();
         if fitting.is_empty() {
             continue;
         }
-        for _ in 0..3 {
-            let secret = generate(&mut rng, row)?;
-            let place = fitting[rng.below(fitting.len())];
-            let field = place
-                .get("field")
-                .and_then(Value::as_str)
-                .unwrap_or("message");
-            let Some(template) = place.get("template") else {
-                continue;
-            };
-            let raw = raw_error(field, &fill(template, &secret, &keyname)).to_string();
-            f.placed += 1;
-            let forms = forms(&secret, prefix);
-            if let Some(out) = outputs(&raw)
-                .into_iter()
-                .find(|o| forms.iter().any(|s| o.contains(s.as_str())))
-            {
-                f.leaks += 1;
-                f.leaked_kinds.insert(id.clone());
-                if misses {
-                    let place_id = place.get("id").and_then(Value::as_str).unwrap_or("?");
-                    println!(
-                        "leak {id} at {place_id}: {}",
-                        out.chars().take(300).collect::<String>()
-                    );
+        let place = fitting[rng.below(fitting.len())];
+        let field = place
+            .get("field")
+            .and_then(Value::as_str)
+            .unwrap_or("message");
+        let depth = place.get("depth").and_then(Value::as_u64).unwrap_or(1);
+        let encoding = place
+            .get("encoding")
+            .and_then(Value::as_str)
+            .unwrap_or("raw");
+        let Some(template) = place.get("template") else {
+            continue;
+        };
+        let keyname = match &secret.keyname {
+            Some(k) => k.clone(),
+            None => {
+                let names: Vec<&str> = place
+                    .get("keynames")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                if names.is_empty() {
+                    "api_key".to_string()
+                } else {
+                    names[rng.below(names.len())].to_string()
                 }
+            }
+        };
+        let placed = encode(&secret.value, encoding);
+        let raw = raw_error(field, depth, fill(template, &placed, &keyname)).to_string();
+        f.placed += 1;
+        let forms = forms(&secret.value, &placed, &secret.prefix);
+        if let Some(out) = outputs(&raw)
+            .into_iter()
+            .find(|o| forms.iter().any(|s| o.contains(s.as_str())))
+        {
+            f.leaks += 1;
+            f.leaked_kinds.insert(secret.id.clone());
+            if misses {
+                let place_id = place.get("id").and_then(Value::as_str).unwrap_or("?");
+                println!(
+                    "leak {} at {place_id}: {}",
+                    secret.id,
+                    out.chars().take(400).collect::<String>()
+                );
             }
         }
     }
     let list = lookalikes
         .get("lookalikes")
         .and_then(Value::as_array)
-        .or_else(|| lookalikes.as_array())
         .ok_or("eval/secrets/lookalikes.json: no list")?;
     for l in list {
         let text = l.get("text").and_then(Value::as_str).unwrap_or("");
-        let needle = l.get("value").and_then(Value::as_str).unwrap_or(text);
         f.lookalikes += 1;
         let raw = json!({"message": text}).to_string();
         let n = mcp_errors::classify_str(&raw, &mcp_errors::ClassifyOptions::default());
-        let kept = n.is_ok_and(|n| n.message.contains(needle));
+        let kept = n.is_ok_and(|n| n.message.contains(text));
         if !kept {
             f.over += 1;
             if misses {

@@ -12,6 +12,9 @@ use serde_json::{Map, Value};
 
 use crate::text::find_bytes;
 
+mod formats;
+mod keywords;
+
 /// The longest message kept, in characters (the default of [`Limits::max_message_chars`]).
 pub const MAX_MESSAGE_CHARS: usize = 2_000;
 /// The longest string kept inside details and upstream bodies, in characters
@@ -232,6 +235,7 @@ pub fn is_sensitive_key(k: &str) -> bool {
         || SENSITIVE_PARTS
             .iter()
             .any(|p| find_bytes(key, p.as_bytes()).is_some())
+        || keywords::is_credential_name(k)
 }
 
 /// Whether a `name=value` pair holds a credential: a sensitive key, or the
@@ -428,8 +432,46 @@ pub fn redact_text(text: &str) -> String {
     redact_cow(text).into_owned()
 }
 
-/// [`redact_text`], borrowing the text when nothing is redacted (most texts).
+/// [`redact_text`], borrowing the text when nothing is redacted (most texts):
+/// the built-in token shapes, schemes, userinfo and `name=value` pairs
+/// first, then every format of `rules/credentials.json`, then the generic
+/// detectors (a credential name before a value, flags, AWS secret keys).
 fn redact_cow(text: &str) -> Cow<'_, str> {
+    let shaped = redact_shapes(text);
+    let listed = replace_spans(shaped, formats::find, true);
+    replace_spans(listed, keywords::find, false)
+}
+
+/// `text` with each span `find` gives replaced by a marker: `[REDACTED:ID]`
+/// with `named`, else `[REDACTED]`; borrowed when there is none.
+fn replace_spans<'t>(
+    text: Cow<'t, str>,
+    find: fn(&str) -> Vec<(usize, usize, &'static str)>,
+    named: bool,
+) -> Cow<'t, str> {
+    let spans = find(&text);
+    if spans.is_empty() {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (start, end, id) in spans {
+        out.push_str(&text[copied..start]);
+        out.push_str("[REDACTED");
+        if named {
+            out.push(':');
+            out.push_str(id);
+        }
+        out.push(']');
+        copied = end;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// The built-in token shapes, `Bearer` / `Basic` credentials, URL userinfo
+/// and `name=value` pairs with a sensitive name.
+fn redact_shapes(text: &str) -> Cow<'_, str> {
     let s = text.as_bytes();
     let mut out = String::new();
     let mut copied = 0; // bytes of `text` already in `out`
@@ -843,15 +885,17 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Lim
             if depth >= limits.max_depth {
                 return Value::String(TOO_DEEP.into());
             }
-            // A header pair ["Authorization", "Bearer …"].
-            if let [Value::String(k), Value::String(_)] = items.as_slice() {
-                if is_sensitive_key(k) {
-                    return Value::Array(vec![
-                        Value::String(k.clone()),
-                        Value::String("[REDACTED]".into()),
-                    ]);
-                }
-            }
+            // A header pair ["Authorization", "Bearer …"], or a flat list of
+            // names and values ["X-Api-Key", "…", "Accept", "…"]: a value
+            // right after a sensitive name is a secret.
+            let secret_at: Vec<bool> = (0..items.len())
+                .map(|i| {
+                    i > 0
+                        && matches!(&items[i], Value::String(_))
+                        && matches!(&items[i - 1], Value::String(k) if is_sensitive_key(k))
+                })
+                .collect();
+
             // A list cut before ends with its note; it is carried, not counted.
             let (items, note) = match items.split_last() {
                 Some((Value::String(s), rest)) if is_items_note(s) => (rest, Some(s)),
@@ -859,8 +903,15 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Lim
             };
             let mut out: Vec<Value> = items
                 .iter()
+                .zip(&secret_at)
                 .take(max_members)
-                .map(|x| sanitize(x, depth + 1, text, limits))
+                .map(|(x, secret)| {
+                    if *secret {
+                        Value::String("[REDACTED]".into())
+                    } else {
+                        sanitize(x, depth + 1, text, limits)
+                    }
+                })
                 .collect();
             if items.len() > max_members {
                 out.push(Value::String(format!(

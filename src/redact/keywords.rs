@@ -1,0 +1,532 @@
+//! Generic detectors: a secret no format lists is still caught by where it
+//! stands.
+//!
+//! - **A credential name before a value**, in every syntax errors quote:
+//!   `password=…`, `"api_key": "…"`, `api-key: …`, `<password>…</password>`,
+//!   YAML, INI, HCL, TOML, `.env`, connection strings (`;Password=…;`),
+//!   query strings, command-line flags (`--token …`, `--api-key=…`), and free
+//!   text (`with password hunter2`, `mot de passe : …`). A name is a
+//!   credential name when its last word is one ([`LAST_WORDS`]), its last two
+//!   words are ([`LAST_PAIRS`]), or the credential table lists it
+//!   (`keyword_only` in `rules/credentials.json`). The value is taken to its
+//!   real end: a quoted value to its closing quote (escaped quotes too), an
+//!   unquoted one to the end of its word.
+//! - **`-u user:password`** (curl) and **`-pPASSWORD`** (mysql, when the text
+//!   also runs mysql or mariadb).
+//! - **An AWS secret access key**: 40 characters of base64 with upper and
+//!   lower case, a digit and a `/` or `+`, standing alone.
+//!
+//! Every detector is one forward pass with bounded look-around.
+
+use super::formats::CREDENTIAL_NAMES;
+
+/// A name whose last word is one of these names a secret.
+const LAST_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "pwd",
+    "pass",
+    "passphrase",
+    "passcode",
+    "secret",
+    "token",
+    "apikey",
+    "credential",
+    "credentials",
+    "authorization",
+    "auth",
+    "cookie",
+    "signature",
+    "sig",
+    "sessionid",
+    "pat",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+    "passwort",
+    "kennwort",
+    "contrasena",
+    "contraseña",
+    "senha",
+    "wachtwoord",
+    "parola",
+    "motdepasse",
+    // French "mot de passe"
+    "passe",
+];
+
+/// A name whose last two words are one of these names a secret.
+const LAST_PAIRS: &[(&str, &str)] = &[
+    ("api", "key"),
+    ("access", "key"),
+    ("secret", "key"),
+    ("private", "key"),
+    ("client", "key"),
+    ("account", "key"),
+    ("master", "key"),
+    ("license", "key"),
+    ("subscription", "key"),
+    ("signing", "key"),
+    ("encryption", "key"),
+    ("app", "key"),
+    ("auth", "key"),
+    ("service", "key"),
+    ("access", "id"),
+    ("session", "id"),
+    ("mot", "passe"),
+];
+
+/// Words before `token` that make it no secret: a page, a cursor.
+const NOT_SECRET_BEFORE: &[&str] = &[
+    "page",
+    "next",
+    "prev",
+    "previous",
+    "pagination",
+    "continuation",
+    "cursor",
+    "sync",
+    "idempotency",
+    "request",
+    "trace",
+    "max",
+    "num",
+    "total",
+];
+
+/// Names that stand in free text without a separator (`with password
+/// hunter2`): the value must then look like a secret.
+const FREE_TEXT: &[&str] = &[
+    "password",
+    "passwd",
+    "pwd",
+    "passphrase",
+    "secret",
+    "token",
+    "passwort",
+    "kennwort",
+    "contrasena",
+    "contraseña",
+    "senha",
+    "wachtwoord",
+    "parola",
+    "passe",
+];
+
+/// Values that say no secret is there.
+const PLACEHOLDERS: &[&str] = &[
+    "null",
+    "none",
+    "nil",
+    "true",
+    "false",
+    "undefined",
+    "required",
+    "missing",
+    "empty",
+    "invalid",
+    "expired",
+];
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// A name's words, lowercase: split at `_`, `-`, `.` and case changes.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// Whether `name` (a field, header, variable, flag or word) names a secret.
+pub(crate) fn is_credential_name(name: &str) -> bool {
+    let words = name_words(name);
+    let Some(last) = words.last() else {
+        return false;
+    };
+    let before = words.len().checked_sub(2).map(|i| words[i].as_str());
+    if last == "token" && before.is_some_and(|b| NOT_SECRET_BEFORE.contains(&b)) {
+        return false;
+    }
+    if LAST_WORDS.contains(&last.as_str()) {
+        return true;
+    }
+    if let Some(b) = before {
+        if LAST_PAIRS.iter().any(|(x, y)| *x == b && *y == last) {
+            return true;
+        }
+    }
+    let joined: String = words.concat();
+    CREDENTIAL_NAMES.contains(&joined.as_str())
+}
+
+/// Whether a value standing in free text looks like a secret rather than a
+/// word: four characters or more with a digit, a symbol, a letter outside
+/// ASCII or a capital after a small letter.
+fn looks_secret(v: &str) -> bool {
+    if v.chars().count() < 4 {
+        return false;
+    }
+    let b = v.as_bytes();
+    b.iter()
+        .any(|c| c.is_ascii_digit() || c.is_ascii_punctuation() || *c >= 0x80)
+        || b.windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+}
+
+/// Whether `rest` starts another `Name=` pair (a connection string's next
+/// member), or nothing: then a `;` ended the value.
+fn next_is_pair(rest: &[u8]) -> bool {
+    let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    let n = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-' | b'.'))
+        .count();
+    rest.is_empty() || rest[0].is_ascii_whitespace() || (n > 0 && rest.get(n) == Some(&b'='))
+}
+
+/// How a value ends once it began at `i` (after any opening quote `q`).
+fn value_end(s: &[u8], i: usize, quote: Option<u8>, escaped: bool, query: bool) -> usize {
+    let mut j = i;
+    match quote {
+        Some(q) => {
+            while j < s.len() {
+                if escaped
+                    && s[j] == b'\\'
+                    && s.get(j + 1..)
+                        .is_some_and(|r| r.iter().find(|&&c| c != b'\\') == Some(&q))
+                {
+                    break;
+                }
+                if s[j] == b'\\' && !escaped {
+                    j += 2;
+                    continue;
+                }
+                if s[j] == q || s[j] == b'\n' {
+                    break;
+                }
+                j += 1;
+            }
+        }
+        None => {
+            while j < s.len() {
+                let c = s[j];
+                let stop = c.is_ascii_whitespace()
+                    || matches!(
+                        c,
+                        b'"' | b'\'' | b'<' | b'>' | b',' | b'}' | b']' | b')' | b'\\' | b'`'
+                    )
+                    || (c == b';' && !query && next_is_pair(&s[j + 1..]))
+                    || (query && matches!(c, b'&' | b'#' | b';'));
+                if stop {
+                    break;
+                }
+                j += 1;
+            }
+        }
+    }
+    j.min(s.len())
+}
+
+/// The value after a credential name ending at `end` (the name began at
+/// `start`): its span, if one stands there.
+fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usize, usize)> {
+    let s = text.as_bytes();
+    let mut i = end;
+    // The name's closing quote (plain or escaped once or twice).
+    while i < s.len() && matches!(s[i], b'"' | b'\'' | b'\\') && i - end < 6 {
+        i += 1;
+    }
+    let gap_start = i;
+    while i < s.len() && matches!(s[i], b' ' | b'\t') {
+        i += 1;
+    }
+    let flag = name.starts_with('-');
+    let xml = start > 0 && s[start - 1] == b'<';
+    let query = start > 0 && matches!(s[start - 1], b'?' | b'&');
+    let separator = match s.get(i) {
+        Some(b'=') if s.get(i + 1) == Some(&b'>') => 2,
+        Some(b':') if s.get(i + 1) == Some(&b'=') => 2,
+        Some(b'=' | b':') => 1,
+        Some(b'>') if xml => 1,
+        _ => 0,
+    };
+    let spaced = i > gap_start;
+    if separator == 0 {
+        // `--token VALUE`; free text `password hunter2`.
+        let words = name_words(name);
+        let free = words
+            .last()
+            .is_some_and(|w| FREE_TEXT.contains(&w.as_str()));
+        if !(spaced && (flag || free)) {
+            return None;
+        }
+    } else {
+        i += separator;
+        // A `::` or a URL's `://` is no separator.
+        if s.get(i) == Some(&b':') || s.get(i) == Some(&b'/') && separator == 1 && s[i - 1] == b':'
+        {
+            return None;
+        }
+        while i < s.len() && matches!(s[i], b' ' | b'\t') {
+            i += 1;
+        }
+    }
+    // The opening quote, plain or escaped.
+    let mut escaped = false;
+    let mut j = i;
+    while j < s.len() && s[j] == b'\\' && j - i < 4 {
+        j += 1;
+        escaped = true;
+    }
+    let quote = match s.get(j) {
+        Some(&q @ (b'"' | b'\'')) => Some(q),
+        _ => None,
+    };
+    let from = if quote.is_some() { j + 1 } else { i };
+    // An XML element's text runs to the next tag.
+    let quote = if xml && separator == 1 && quote.is_none() {
+        Some(b'<')
+    } else {
+        quote
+    };
+    if quote.is_none() {
+        escaped = false;
+    }
+    let to = value_end(s, from, quote, escaped, query);
+    if to <= from || !text.is_char_boundary(from) || !text.is_char_boundary(to) {
+        return None;
+    }
+    let value = &text[from..to];
+    let trimmed = value.trim_end_matches(['.', ':']);
+    if trimmed.is_empty()
+        || value.starts_with("[REDACTED")
+        || value.bytes().all(|b| b == b'*' || b == b'x' || b == b'X')
+        || PLACEHOLDERS.iter().any(|p| trimmed.eq_ignore_ascii_case(p))
+    {
+        return None;
+    }
+    // Without a separator or quotes, or after a `:` and a space in prose,
+    // the word must look like a secret.
+    let prose = quote.is_none()
+        && !xml
+        && (separator == 0 && !flag
+            || (separator == 1
+                && s[i.saturating_sub(1)] == b' '
+                && !xml
+                && s.get(end) != Some(&b'"')));
+    if prose && !looks_secret(trimmed) {
+        return None;
+    }
+    Some((from, from + trimmed.len()))
+}
+
+/// The spans of secrets the generic detectors find in `text`, left to right,
+/// not overlapping: (start, end, what).
+pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
+    let s = text.as_bytes();
+    let mut out: Vec<(usize, usize, &'static str)> = Vec::new();
+    let mut i = 0;
+    let mysql = crate::text::find_bytes(s, b"mysql").is_some()
+        || crate::text::find_bytes(s, b"mariadb").is_some();
+    while i < s.len() {
+        if !is_name_byte(s[i]) && s[i] < 0x80 {
+            i += 1;
+            continue;
+        }
+        // A name: ASCII name bytes, or a word of another script.
+        let start = i;
+        while i < s.len()
+            && (is_name_byte(s[i]) || s[i] >= 0x80)
+            && !(s[i] >= 0x80 && is_space_char(text, i))
+        {
+            i += 1;
+        }
+        while !text.is_char_boundary(i) {
+            i += 1;
+        }
+        let name = text[start..i].trim_end_matches('.');
+        let end = start + name.len();
+        if out.last().is_some_and(|&(_, e, _)| start < e) {
+            continue;
+        }
+        if name == "-u" || name == "--user" {
+            // curl -u user:password
+            if let Some(span) = user_password(s, end) {
+                out.push((span.0, span.1, "password"));
+                i = span.1;
+            }
+            continue;
+        }
+        if mysql
+            && name.len() > 2
+            && name.starts_with("-p")
+            && !name.starts_with("--")
+            && start > 0
+            && s[start - 1] == b' '
+        {
+            out.push((start + 2, end, "password"));
+            continue;
+        }
+        if name.len() == 40
+            && aws_secret_like(&s[start..end])
+            && (start == 0 || !is_name_byte(s[start - 1]))
+        {
+            out.push((start, end, "aws-secret-key"));
+            continue;
+        }
+        if is_credential_name(name) {
+            if let Some((from, to)) = value_after(text, start, end, name) {
+                out.push((from, to, "secret"));
+                i = to;
+            }
+        }
+    }
+    out
+}
+
+/// Whether the character at byte `i` is white space (a no-break space, say).
+fn is_space_char(text: &str, i: usize) -> bool {
+    text.is_char_boundary(i) && text[i..].chars().next().is_some_and(char::is_whitespace)
+}
+
+/// After `-u `: the password of `user:password`.
+fn user_password(s: &[u8], end: usize) -> Option<(usize, usize)> {
+    let mut i = end;
+    while i < s.len() && s[i] == b' ' {
+        i += 1;
+    }
+    let quote = matches!(s.get(i), Some(b'"' | b'\'')).then(|| s[i]);
+    if quote.is_some() {
+        i += 1;
+    }
+    let word_end = (i..s.len())
+        .find(|&j| match quote {
+            Some(q) => s[j] == q,
+            None => s[j].is_ascii_whitespace(),
+        })
+        .unwrap_or(s.len());
+    let colon = (i..word_end).find(|&j| s[j] == b':')?;
+    (word_end > colon + 1).then_some((colon + 1, word_end))
+}
+
+/// Forty characters of base64 with both cases, a digit and a `/` or `+`.
+fn aws_secret_like(w: &[u8]) -> bool {
+    w.iter()
+        .all(|b| b.is_ascii_alphanumeric() || *b == b'/' || *b == b'+')
+        && w.iter().any(u8::is_ascii_uppercase)
+        && w.iter().any(u8::is_ascii_lowercase)
+        && w.iter().any(u8::is_ascii_digit)
+        && w.iter().any(|b| *b == b'/' || *b == b'+')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redacted(t: &str) -> String {
+        let mut out = t.to_string();
+        for (a, b, _) in find(t).into_iter().rev() {
+            out.replace_range(a..b, "▮");
+        }
+        out
+    }
+
+    #[test]
+    fn names_are_read_by_their_last_words() {
+        for n in [
+            "password",
+            "DB_PASSWORD",
+            "aws_secret_access_key",
+            "X-Api-Key",
+            "clientSecret",
+            "_authToken",
+            "--api-key",
+            "Ocp-Apim-Subscription-Key",
+        ] {
+            assert!(is_credential_name(n), "{n}");
+        }
+        for n in [
+            "max_tokens",
+            "next_page_token",
+            "token_type",
+            "keyboard",
+            "passport",
+            "user",
+            "primary_key",
+        ] {
+            assert!(!is_credential_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn values_are_taken_to_their_real_end() {
+        assert_eq!(redacted("PASSWORD=a&b=c;d"), "PASSWORD=▮");
+        assert_eq!(redacted("?api_key=abc123&page=2"), "?api_key=▮&page=2");
+        assert_eq!(
+            redacted(r#"{"client_secret": "s3cr\"et", "id": 1}"#),
+            r#"{"client_secret": "▮", "id": 1}"#
+        );
+        assert_eq!(
+            redacted(r#"{\"password\": \"hunter2\"}"#),
+            r#"{\"password\": \"▮\"}"#
+        );
+        assert_eq!(
+            redacted("Server=db;User Id=sa;Password=p@ss;Encrypt=true"),
+            "Server=db;User Id=sa;Password=▮;Encrypt=true"
+        );
+        assert_eq!(
+            redacted("<password>x y</password>"),
+            "<password>▮</password>"
+        );
+        assert_eq!(
+            redacted("login as admin with password hunter2 failed"),
+            "login as admin with password ▮ failed"
+        );
+        assert_eq!(
+            redacted("mysql -u root -psecret42 db"),
+            "mysql -u root -p▮ db"
+        );
+        assert_eq!(
+            redacted("curl -u deploy:Tr0ub4dor https://x"),
+            "curl -u deploy:▮ https://x"
+        );
+        assert_eq!(redacted("tool --token abc.def run"), "tool --token ▮ run");
+        assert_eq!(redacted("mot de passe : Sommer2026!"), "mot de passe : ▮");
+    }
+
+    #[test]
+    fn prose_and_look_alikes_are_left_alone() {
+        for t in [
+            "password is required",
+            "token expired",
+            "the password must be at least 8 characters",
+            "Invalid pagination token: abc",
+            "max_tokens: 4096",
+            "token: invalid",
+            "fatal: reference is not a tree: 189459c7825e1561f401e8f11f75c848d4e79383",
+            "see https://example.com/a:b",
+        ] {
+            assert_eq!(redacted(t), t, "{t}");
+        }
+    }
+}
