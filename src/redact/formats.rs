@@ -70,6 +70,16 @@ fn automaton() -> &'static AhoCorasick {
     })
 }
 
+/// Whether a credential may start at `i`: not after a letter or digit,
+/// except the letter of an escape (`\n`, `\t`, `\r`: a JSON string's line
+/// break right before it).
+pub(crate) fn at_boundary(s: &[u8], i: usize) -> bool {
+    if i == 0 || !s[i - 1].is_ascii_alphanumeric() {
+        return true;
+    }
+    i >= 2 && s[i - 2] == b'\\' && matches!(s[i - 1], b'n' | b't' | b'r')
+}
+
 /// The span of format `f` whose prefix starts at `start`, if the text holds one there.
 fn match_at(s: &[u8], start: usize, f: &Format) -> Option<(usize, usize)> {
     let mut from = start;
@@ -83,7 +93,7 @@ fn match_at(s: &[u8], start: usize, f: &Format) -> Option<(usize, usize)> {
             return None;
         }
     }
-    if f.boundary && from > 0 && s[from - 1].is_ascii_alphanumeric() {
+    if f.boundary && f.kind != PEM && !at_boundary(s, from) {
         return None;
     }
     let mut i = start + f.prefix.len();

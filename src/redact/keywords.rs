@@ -39,6 +39,7 @@ const LAST_WORDS: &[&str] = &[
     "signature",
     "sig",
     "sessionid",
+    "session",
     "pat",
     "privatekey",
     "secretkey",
@@ -53,6 +54,17 @@ const LAST_WORDS: &[&str] = &[
     "motdepasse",
     // French "mot de passe"
     "passe",
+];
+
+/// A name's last word that ends in one of these names a secret too.
+const LONG_ENDINGS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "apikey",
+    "credential",
+    "credentials",
 ];
 
 /// A name whose last two words are one of these names a secret.
@@ -103,6 +115,22 @@ const FREE_TEXT: &[&str] = &[
     "passphrase",
     "secret",
     "token",
+    "passwort",
+    "kennwort",
+    "contrasena",
+    "contraseña",
+    "senha",
+    "wachtwoord",
+    "parola",
+    "passe",
+];
+
+/// The words for a password, in the languages errors are written in.
+const PASSWORD_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "pwd",
+    "passphrase",
     "passwort",
     "kennwort",
     "contrasena",
@@ -170,6 +198,13 @@ pub(crate) fn is_credential_name(name: &str) -> bool {
     if LAST_WORDS.contains(&last.as_str()) {
         return true;
     }
+    // One word that ends in a long credential word: `PGPASSWORD`, `bearertoken`.
+    if LONG_ENDINGS
+        .iter()
+        .any(|w| last.len() > w.len() && last.ends_with(w))
+    {
+        return true;
+    }
     if let Some(b) = before {
         if LAST_PAIRS.iter().any(|(x, y)| *x == b && *y == last) {
             return true;
@@ -202,6 +237,46 @@ fn next_is_pair(rest: &[u8]) -> bool {
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-' | b'.'))
         .count();
     rest.is_empty() || rest[0].is_ascii_whitespace() || (n > 0 && rest.get(n) == Some(&b'='))
+}
+
+/// Whether a word reads as the name of a thing (`db-password`,
+/// `default/slack-credentials`, `users.email`): lowercase letters joined by
+/// `-`, `_`, `.` or `/`, and no digit.
+fn looks_like_a_name(v: &str) -> bool {
+    reference(v)
+        || v.bytes()
+            .all(|b| b.is_ascii_lowercase() || matches!(b, b'-' | b'_' | b'.' | b'/'))
+}
+
+/// Whether a word names a resource elsewhere: an ARN, a URN, a URL.
+fn reference(v: &str) -> bool {
+    v.starts_with("arn:") || v.starts_with("urn:") || v.contains("://")
+}
+
+/// Kinds of keys that are no secret: `idempotency key 01HB…`.
+const KEY_KINDS: &[&str] = &[
+    "idempotency",
+    "cache",
+    "partition",
+    "sort",
+    "primary",
+    "foreign",
+    "object",
+    "routing",
+    "dedup",
+    "deduplication",
+    "row",
+    "hash",
+];
+
+/// The word right before the name that starts at `start`, if any.
+fn word_before(s: &[u8], start: usize) -> Option<&[u8]> {
+    let end = start.checked_sub(1).filter(|&e| s[e] == b' ')?;
+    let begin = s[..end]
+        .iter()
+        .rposition(|b| !b.is_ascii_alphanumeric())
+        .map_or(0, |p| p + 1);
+    (begin < end).then(|| &s[begin..end])
 }
 
 /// How a value ends once it began at `i` (after any opening quote `q`).
@@ -271,16 +346,82 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
         _ => 0,
     };
     let spaced = i > gap_start;
+    let quoted_name = start > 0 && matches!(s[start - 1], b'"' | b'\'');
+    if separator == 0 && quoted_name {
+        // A JSON pair of a header list, `["X-Api-Key", "…"]`, or an XML
+        // attribute that follows the name, `key="ApiKey" value="…"`.
+        let mut j = gap_start;
+        // A validation error's location ending in the name, `"loc": [...,
+        // "password"]`: the same object's `"input"` echoes the secret.
+        if s.get(j) == Some(&b']') {
+            let object_end = (j..s.len().min(j + 512))
+                .find(|&k| s[k] == b'}')
+                .unwrap_or(s.len().min(j + 512));
+            let at = crate::text::find_bytes(&s[j..object_end], b"input")? + j + 5;
+            let mut k = at;
+            while k < object_end && matches!(s[k], b'"' | b'\\' | b'\'' | b' ' | b':') {
+                k += 1;
+            }
+            let q = s[k - 1];
+            if k > at && matches!(q, b'"' | b'\'') {
+                let escaped = s[k - 2] == b'\\';
+                let to = value_end(s, k, Some(q), escaped, false);
+                return (to > k && text.is_char_boundary(k) && text.is_char_boundary(to))
+                    .then_some((k, to));
+            }
+            return None;
+        }
+        if s.get(j) == Some(&b',') {
+            j += 1;
+            while j < s.len() && matches!(s[j], b' ' | b'\\') {
+                j += 1;
+            }
+            if matches!(s.get(j), Some(b'"' | b'\'')) {
+                let q = s[j];
+                let escaped = s[j - 1] == b'\\';
+                let to = value_end(s, j + 1, Some(q), escaped, false);
+                return (to > j + 1 && text.is_char_boundary(to)).then_some((j + 1, to));
+            }
+        } else if spaced {
+            let j = i;
+            let n = s[j..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
+                .count();
+            if n > 0 && s.get(j + n) == Some(&b'=') {
+                // The value's quote, plain or escaped (`valu=\"…\"`).
+                let mut k = j + n + 1;
+                while s.get(k) == Some(&b'\\') && k - (j + n + 1) < 4 {
+                    k += 1;
+                }
+                if matches!(s.get(k), Some(b'"' | b'\'')) {
+                    let q = s[k];
+                    let escaped = k > j + n + 1;
+                    let to = value_end(s, k + 1, Some(q), escaped, false);
+                    return (to > k + 1 && text.is_char_boundary(to)).then_some((k + 1, to));
+                }
+            }
+        }
+    }
+    let sep_at = i;
+    // `for key correct-horse-battery-staple`: a bare `key` only before a long
+    // value that looks like a secret.
+    let bare_key = name.eq_ignore_ascii_case("key");
     if separator == 0 {
         // `--token VALUE`; free text `password hunter2`.
         let words = name_words(name);
         let free = words
             .last()
             .is_some_and(|w| FREE_TEXT.contains(&w.as_str()));
-        if !(spaced && (flag || free)) {
+        if !(spaced && (flag || free || bare_key)) {
             return None;
         }
     } else {
+        // Inside a colon-joined identifier (`arn:aws:…:secret:prod/db`) a
+        // `:` separates parts, not a name from its value.
+        if s[sep_at] == b':' && start > 0 && s[start - 1] == b':' {
+            return None;
+        }
         i += separator;
         // A `::` or a URL's `://` is no separator.
         if s.get(i) == Some(&b':') || s.get(i) == Some(&b'/') && separator == 1 && s[i - 1] == b':'
@@ -312,12 +453,38 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
     if quote.is_none() {
         escaped = false;
     }
-    let to = value_end(s, from, quote, escaped, query);
+    // An `Authorization` value is its scheme and its credentials, and a
+    // config line's value (`password = …`, `api_secret: …`: an unquoted name,
+    // a separator with a space beside it, no quotes) is all of it: both run
+    // to the end of the line.
+    let whole_line = quote.is_none()
+        && name_words(name)
+            .last()
+            .is_some_and(|w| w == "authorization");
+    let config_line = quote.is_none()
+        && separator == 1
+        && !quoted_name
+        && !xml
+        && !query
+        && !flag
+        && (sep_at > gap_start || s.get(sep_at + 1) == Some(&b' '));
+    let to = if whole_line || config_line {
+        (from..s.len())
+            .find(|&j| {
+                matches!(s[j], b'\n' | b'\r') || (s[j] == b'\\' && s.get(j + 1) == Some(&b'n'))
+            })
+            .unwrap_or(s.len())
+    } else {
+        value_end(s, from, quote, escaped, query)
+    };
     if to <= from || !text.is_char_boundary(from) || !text.is_char_boundary(to) {
         return None;
     }
     let value = &text[from..to];
-    let trimmed = value.trim_end_matches(['.', ':']);
+    if whole_line && value.contains("[REDACTED") {
+        return None;
+    }
+    let trimmed = value.trim_end_matches(['.', ':', ' ']);
     if trimmed.is_empty()
         || value.starts_with("[REDACTED")
         || value.bytes().all(|b| b == b'*' || b == b'x' || b == b'X')
@@ -325,16 +492,40 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
     {
         return None;
     }
-    // Without a separator or quotes, or after a `:` and a space in prose,
-    // the word must look like a secret.
-    let prose = quote.is_none()
-        && !xml
-        && (separator == 0 && !flag
-            || (separator == 1
-                && s[i.saturating_sub(1)] == b' '
-                && !xml
-                && s.get(end) != Some(&b'"')));
-    if prose && !looks_secret(trimmed) {
+    // In prose (no separator, or `name: value` after a space), the word must
+    // look like a secret; a config line's first word too.
+    let first_word = trimmed.split_whitespace().next().unwrap_or("");
+    let prose = quote.is_none() && !xml && !flag && config_line;
+    if prose && !looks_secret(first_word) {
+        return None;
+    }
+    // Free text without a separator (`with password hunter2`, `secret
+    // "db-password"`): a word that looks like a secret, not like a name.
+    // Right after a password word the word is the password; after `secret`
+    // or `token` it may name one (`secret "db-password"`).
+    let password_word = name_words(name)
+        .last()
+        .is_some_and(|w| PASSWORD_WORDS.contains(&w.as_str()));
+    if separator == 0
+        && !flag
+        && !bare_key
+        && !(looks_secret(trimmed) && (password_word || !looks_like_a_name(trimmed)))
+    {
+        return None;
+    }
+    // `for key correct-horse-battery-staple`: a long secret-looking word,
+    // not an idempotency, cache or database key.
+    if bare_key
+        && ((separator != 0 && (!quoted_name || looks_like_a_name(trimmed)))
+            || trimmed.len() < 12
+            || !looks_secret(trimmed)
+            || reference(trimmed)
+            || word_before(s, start).is_some_and(|w| {
+                KEY_KINDS
+                    .iter()
+                    .any(|k| w.eq_ignore_ascii_case(k.as_bytes()))
+            }))
+    {
         return None;
     }
     Some((from, from + trimmed.len()))
@@ -364,6 +555,16 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
         while !text.is_char_boundary(i) {
             i += 1;
         }
+        // A name right after an escape (`\nprivate_key_id`) starts after its letter.
+        let start = if start > 0
+            && s[start - 1] == b'\\'
+            && matches!(s[start], b'n' | b't' | b'r')
+            && i > start + 1
+        {
+            start + 1
+        } else {
+            start
+        };
         let name = text[start..i].trim_end_matches('.');
         let end = start + name.len();
         if out.last().is_some_and(|&(_, e, _)| start < e) {
@@ -378,14 +579,26 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
             continue;
         }
         if mysql
-            && name.len() > 2
             && name.starts_with("-p")
             && !name.starts_with("--")
             && start > 0
             && s[start - 1] == b' '
         {
-            out.push((start + 2, end, "password"));
-            continue;
+            // `-psecret`, or `-p'secret'` as a shell quotes it.
+            if name == "-p" && matches!(s.get(end), Some(b'"' | b'\'')) {
+                let q = s[end];
+                let close = (end + 1..s.len())
+                    .rfind(|&j| s[j] == q && s.get(j + 1).is_none_or(|b| b.is_ascii_whitespace()));
+                if let Some(close) = close.filter(|&c| c > end + 1) {
+                    out.push((end + 1, close, "password"));
+                    i = close;
+                }
+                continue;
+            }
+            if name.len() > 2 {
+                out.push((start + 2, end, "password"));
+                continue;
+            }
         }
         if name.len() == 40
             && aws_secret_like(&s[start..end])
@@ -394,7 +607,7 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
             out.push((start, end, "aws-secret-key"));
             continue;
         }
-        if is_credential_name(name) {
+        if is_credential_name(name) || name.eq_ignore_ascii_case("key") {
             if let Some((from, to)) = value_after(text, start, end, name) {
                 out.push((from, to, "secret"));
                 i = to;

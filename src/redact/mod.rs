@@ -437,9 +437,12 @@ pub fn redact_text(text: &str) -> String {
 /// first, then every format of `rules/credentials.json`, then the generic
 /// detectors (a credential name before a value, flags, AWS secret keys).
 fn redact_cow(text: &str) -> Cow<'_, str> {
-    let shaped = redact_shapes(text);
-    let listed = replace_spans(shaped, formats::find, true);
-    replace_spans(listed, keywords::find, false)
+    let listed = replace_spans(Cow::Borrowed(text), formats::find, true);
+    let shaped = match listed {
+        Cow::Borrowed(t) => redact_shapes(t),
+        Cow::Owned(t) => Cow::Owned(redact_shapes(&t).into_owned()),
+    };
+    replace_spans(shaped, keywords::find, false)
 }
 
 /// `text` with each span `find` gives replaced by a marker: `[REDACTED:ID]`
@@ -931,12 +934,20 @@ fn sanitize(v: &Value, depth: usize, text: &dyn Fn(&str) -> String, limits: &Lim
             let note = m.get(MEMBERS_NOTE);
             let real = m.len() - usize::from(note.is_some());
             let mut out = Map::new();
+            // A validation error about a credential field (pydantic's and
+            // FastAPI's `{"loc": [..., "password"], "input": …}`) echoes it.
+            let about_secret = match m.get("loc") {
+                Some(Value::Array(loc)) => {
+                    matches!(loc.last(), Some(Value::String(f)) if is_sensitive_key(f))
+                }
+                _ => false,
+            };
             for (k, val) in m
                 .iter()
                 .filter(|(k, _)| k.as_str() != MEMBERS_NOTE)
                 .take(max_members)
             {
-                let redacted = is_sensitive_key(k)
+                let redacted = (is_sensitive_key(k) || (about_secret && k == "input"))
                     && !matches!(val, Value::Number(_) | Value::Bool(_) | Value::Null);
                 let key = truncate(k, 200);
                 if redacted {
@@ -1064,10 +1075,19 @@ mod tests {
     #[test]
     fn token_shapes() {
         let cases = [
-            ("key AKIAIOSFODNN7EXAMPLE here", "[REDACTED:aws-access-key]"),
+            // The formats of rules/credentials.json name their id.
+            (
+                "key AKIAIOSFODNN7EXAMPLE here",
+                "[REDACTED:aws-akia-key-id]",
+            ),
             (
                 "ghp_1234567890abcdefghijklmnopqrstuvwxyz",
-                "[REDACTED:github-token]",
+                "[REDACTED:github-pat-classic]",
+            ),
+            // A shape no row of the table takes keeps the built-in kind.
+            (
+                "sk-proj-abcdefghijklmnopqrstuvwxyz123456",
+                "[REDACTED:openai-key]",
             ),
             (
                 "sk-proj-abcdefghijklmnopqrstuvwxyz123456",

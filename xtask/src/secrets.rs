@@ -132,14 +132,23 @@ fn span(rng: &mut Rng, spec: &Value) -> Result<usize> {
 fn generate(rng: &mut Rng, row: &Value) -> Result<String> {
     let id = row.get("id").and_then(Value::as_str).unwrap_or("?");
     let mut out = String::new();
-    if let Some(label) = row.get("pem_label").and_then(Value::as_str) {
+    if row.get("kind").and_then(Value::as_str) == Some("pem") {
         let lines: Vec<String> = (0..6)
             .map(|_| body(rng, alphabet("base64").unwrap_or(""), 64))
             .collect();
-        return Ok(format!(
-            "-----BEGIN {label}-----\n{}\n-----END {label}-----",
-            lines.join("\n")
-        ));
+        let begin = row.get("prefix").and_then(Value::as_str).unwrap_or("");
+        let end = row.get("suffix").and_then(Value::as_str).unwrap_or("");
+        return Ok(format!("{begin}\n{}\n{end}", lines.join("\n")));
+    }
+    // Characters before the prefix that belong to the key (Microsoft's identifiable keys).
+    if let Some(b) = row.get("before") {
+        let a = b
+            .get("alphabet")
+            .and_then(Value::as_str)
+            .and_then(alphabet)
+            .ok_or_else(|| format!("{id}: `before` without a known alphabet"))?;
+        let n = b.get("length").and_then(Value::as_u64).unwrap_or(0) as usize;
+        out.push_str(&body(rng, a, n));
     }
     out.push_str(row.get("prefix").and_then(Value::as_str).unwrap_or(""));
     match row.get("segments").and_then(Value::as_array) {
@@ -361,7 +370,10 @@ pub fn eval(misses: bool) -> Result<Figures> {
         .and_then(Value::as_array)
         .ok_or("eval/secrets/places.json: no list of places")?
         .clone();
-    let mut rng = Rng(0x6d63_702d_6572_7273); // "mcp-errs"
+    let mut rng = Rng(std::env::var("MCP_ERRORS_SECRETS_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x6d63_702d_6572_7273)); // "mcp-errs"
     let mut secrets: Vec<Secret> = Vec::new();
     let empty = Vec::new();
     for row in formats
@@ -455,8 +467,20 @@ pub fn eval(misses: bool) -> Result<Figures> {
                 let named = p
                     .get("template")
                     .is_some_and(|t| t.to_string().contains("{KEYNAME}"));
+                // A credential whose prefix holds a space is a scheme or a
+                // config line (`SSWS 00…`, `PrivateKey = …`): it stands in
+                // prose, not in a query or a cookie.
+                let scheme = secret.prefix.contains(' ');
+                let prose = p.get("field").and_then(Value::as_str) == Some("message")
+                    && p.get("encoding").and_then(Value::as_str) == Some("raw")
+                    && !p
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .starts_with("cmd-");
                 (want == secret.kind || (want == "any" && secret.kind != "pem"))
                     && (secret.keyname.is_none() || named)
+                    && (!scheme || prose)
             })
             .collect();
         if fitting.is_empty() {
