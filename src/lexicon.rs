@@ -16,11 +16,10 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
-
 use crate::input::{Map, Value};
 use crate::rules::{LEXICON, LEXICON_MIN_WEIGHT, LEXICON_NEGATORS, LEXICON_REFINE};
 use crate::taxonomy::{Code, TABLE};
+use crate::text::Literals;
 
 /// At most this many bytes of an error's text are read: the words that name
 /// a failure come early, and a long page says nothing more.
@@ -75,12 +74,9 @@ fn index(code: Code) -> Option<usize> {
     TABLE.iter().position(|i| i.code == code)
 }
 
-fn automaton() -> &'static AhoCorasick {
-    static AC: OnceLock<AhoCorasick> = OnceLock::new();
-    AC.get_or_init(|| {
-        AhoCorasick::new(LEXICON.iter().map(|r| r.0))
-            .expect("the lexicon's phrases build an automaton")
-    })
+fn phrases() -> &'static Literals {
+    static SET: OnceLock<Literals> = OnceLock::new();
+    SET.get_or_init(|| Literals::new(LEXICON.iter().map(|r| r.0)))
 }
 
 /// Append `text` to `out` as words: lowercase, identifiers split, one space
@@ -95,14 +91,13 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
     }
     let chars: Vec<char> = text.chars().take(MAX_TEXT).collect();
     let class = |c: char| {
-        if c.is_lowercase() {
+        // Letters outside ASCII are read as they are, as small letters.
+        if c.is_ascii_lowercase() || !c.is_ascii() {
             Class::Lower
-        } else if c.is_uppercase() {
+        } else if c.is_ascii_uppercase() {
             Class::Upper
         } else if c.is_ascii_digit() {
             Class::Digit
-        } else if c.is_alphanumeric() {
-            Class::Lower
         } else {
             Class::Other
         }
@@ -132,7 +127,7 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
         if split && !out.ends_with(' ') {
             out.push(' ');
         }
-        out.extend(c.to_lowercase());
+        out.push(c.to_ascii_lowercase());
         prev = k;
     }
     if !out.ends_with(' ') {
@@ -233,10 +228,7 @@ pub(crate) fn words(root: &Map<'_>) -> String {
 /// What the lexicon reads in `words` (as [`words`] or [`push_words`] give them).
 pub(crate) fn read(words: &str) -> Option<Verdict> {
     // Every phrase found, overlapping: (start, end, row).
-    let mut hits: Vec<(usize, usize, usize)> = automaton()
-        .find_overlapping_iter(words)
-        .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
-        .collect();
+    let mut hits = phrases().find_all(words);
     if hits.is_empty() {
         return None;
     }

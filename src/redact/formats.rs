@@ -6,12 +6,10 @@
 //! keys), then a body of one or more pieces: maximal runs of an alphabet of
 //! an exact or least length, and literal separators; then an optional
 //! suffix. A PEM block runs from its BEGIN line to its END line (or to the
-//! end of the text). All prefixes are found in one Aho–Corasick pass; each
-//! body is read forward without backtracking, so the scan is linear.
+//! end of the text). All prefixes are found in one pass (`text::Literals`);
+//! each body is read forward without backtracking.
 
 use std::sync::OnceLock;
-
-use aho_corasick::AhoCorasick;
 
 /// One credential format.
 pub(crate) struct Format {
@@ -22,7 +20,7 @@ pub(crate) struct Format {
     pub prefix: &'static str,
     /// (alphabet, extra characters, length) of the characters just before
     /// the prefix that belong to the credential.
-    pub before: Option<(u8, &'static str, u64)>,
+    pub before: Option<(u8, &'static str, u16)>,
     pub body: &'static [Piece],
     pub suffix: &'static str,
     /// The credential (its look-back, else its prefix) must not follow a
@@ -34,7 +32,7 @@ pub(crate) struct Format {
 pub(crate) enum Piece {
     /// A maximal run of (alphabet, extra characters): exactly `n` long
     /// (`true`) or at least `n` long (`false`).
-    Run(u8, &'static str, u64, bool),
+    Run(u8, &'static str, u16, bool),
     /// A literal separator.
     Sep(&'static str),
 }
@@ -62,12 +60,9 @@ fn in_alphabet(a: u8, extra: &str, b: u8) -> bool {
     base || extra.as_bytes().contains(&b)
 }
 
-fn automaton() -> &'static AhoCorasick {
-    static AC: OnceLock<AhoCorasick> = OnceLock::new();
-    AC.get_or_init(|| {
-        AhoCorasick::new(FORMATS.iter().map(|f| f.prefix))
-            .expect("the credential prefixes build an automaton")
-    })
+fn prefixes() -> &'static crate::text::Literals {
+    static SET: OnceLock<crate::text::Literals> = OnceLock::new();
+    SET.get_or_init(|| crate::text::Literals::new(FORMATS.iter().map(|f| f.prefix)))
 }
 
 /// Whether a credential may start at `i`: not after a letter or digit,
@@ -84,8 +79,7 @@ pub(crate) fn at_boundary(s: &[u8], i: usize) -> bool {
 fn match_at(s: &[u8], start: usize, f: &Format) -> Option<(usize, usize)> {
     let mut from = start;
     if let Some((a, extra, n)) = f.before {
-        let n = usize::try_from(n).ok()?;
-        from = start.checked_sub(n)?;
+        from = start.checked_sub(usize::from(n))?;
         if !s[from..start].iter().all(|&b| in_alphabet(a, extra, b)) {
             return None;
         }
@@ -109,7 +103,7 @@ fn match_at(s: &[u8], start: usize, f: &Format) -> Option<(usize, usize)> {
                 while j < s.len() && in_alphabet(a, extra, s[j]) {
                     j += 1;
                 }
-                let len = (j - i) as u64;
+                let (len, n) = (j - i, usize::from(n));
                 if len < n || (exact && len != n) {
                     return None;
                 }
@@ -145,12 +139,10 @@ fn match_at(s: &[u8], start: usize, f: &Format) -> Option<(usize, usize)> {
 pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
     let s = text.as_bytes();
     // Each prefix found: (start, -prefix length, row); tried in that order.
-    let mut hits: Vec<(usize, std::cmp::Reverse<usize>, usize)> = automaton()
-        .find_overlapping_iter(text)
-        .map(|m| {
-            let row = m.pattern().as_usize();
-            (m.start(), std::cmp::Reverse(FORMATS[row].prefix.len()), row)
-        })
+    let mut hits: Vec<(usize, std::cmp::Reverse<usize>, usize)> = prefixes()
+        .find_all(text)
+        .into_iter()
+        .map(|(start, _, row)| (start, std::cmp::Reverse(FORMATS[row].prefix.len()), row))
         .collect();
     hits.sort_unstable();
     let mut out = Vec::new();

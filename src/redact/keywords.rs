@@ -166,18 +166,18 @@ fn name_words(name: &str) -> Vec<String> {
     let mut cur = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
-        if !c.is_alphanumeric() {
+        if !c.is_ascii_alphanumeric() && c.is_ascii() {
             if !cur.is_empty() {
                 words.push(std::mem::take(&mut cur));
             }
             prev_lower = false;
             continue;
         }
-        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
             words.push(std::mem::take(&mut cur));
         }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.extend(c.to_lowercase());
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit() || !c.is_ascii();
+        cur.push(c.to_ascii_lowercase());
     }
     if !cur.is_empty() {
         words.push(cur);

@@ -1,0 +1,7 @@
+//go:build !windows
+
+package mcperrors
+
+import "syscall"
+
+func extraErrnoName(syscall.Errno) string { return "" }

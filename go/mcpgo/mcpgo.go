@@ -1,0 +1,126 @@
+// Package mcpgo is mcp-errors for github.com/mark3labs/mcp-go servers: one
+// line, and a tool handler's Go error becomes an isError CallToolResult the
+// model sees (a canonical code, the retry verdict, redaction), not a JSON-RPC
+// -32603 it never sees.
+//
+//	s := server.NewMCPServer("weather", "1.0.0",
+//		mcpgo.WithErrors(mcperrors.ServerOptions{RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1}}))
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	mcperrors "github.com/mcp-errors/mcp-errors/go"
+)
+
+// WithErrors is the server option that installs Middleware.
+func WithErrors(opts mcperrors.ServerOptions) server.ServerOption {
+	return server.WithToolHandlerMiddleware(Middleware(opts))
+}
+
+// Middleware is a tool handler middleware: a Go error returned by a tool
+// handler (or a panic in it) becomes the error result opts describe, named
+// after the tool the request called, with a log record (never masked, the
+// same error id). Unexpected errors are masked unless opts say otherwise; a
+// *mcperrors.ToolError is shown. mcp-go's URL elicitation error stays the
+// protocol error it is. Results a handler built itself (mcp.NewToolResultError)
+// are left as they are.
+func Middleware(opts mcperrors.ServerOptions) server.ToolHandlerMiddleware {
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					result, err = toResult(opts.ToolFailure(ctx, req.Params.Name, &mcperrors.PanicError{Value: p})), nil
+				}
+			}()
+			result, err = next(ctx, req)
+			if err == nil || isProtocolError(err) {
+				return result, err
+			}
+			return toResult(opts.ToolFailure(ctx, req.Params.Name, err)), nil
+		}
+	}
+}
+
+// isProtocolError: the errors mcp-go answers with a JSON-RPC error of their
+// own (URL elicitation required, SEP-1036).
+func isProtocolError(err error) bool {
+	var v mcp.URLElicitationRequiredError
+	var p *mcp.URLElicitationRequiredError
+	return errors.As(err, &v) || errors.As(err, &p)
+}
+
+// toResult is the rendered result as mcp-go's type, its structured content
+// the core's exact bytes.
+func toResult(r *mcperrors.CallToolResult) *mcp.CallToolResult {
+	raw := json.RawMessage(r.JSON())
+	out, err := mcp.ParseCallToolResult(&raw)
+	if err != nil {
+		return mcp.NewToolResultError(r.Text())
+	}
+	var fields struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if json.Unmarshal(raw, &fields) == nil && len(fields.StructuredContent) > 0 {
+		out.StructuredContent = fields.StructuredContent
+	}
+	return out
+}
+
+// Parse reads a result an mcp-go client received (nil when it is not an
+// error); see mcperrors.ParseResult.
+func Parse(result *mcp.CallToolResult, opts mcperrors.ClassifyOptions) (*mcperrors.NormalizedError, error) {
+	if result == nil {
+		return nil, nil
+	}
+	return mcperrors.ParseResult(result, opts)
+}
+
+// protocolCodes are mcp-go's client errors for JSON-RPC errors (its
+// JSONRPCErrorDetails.AsError), by their JSON-RPC code.
+var protocolCodes = []struct {
+	err  error
+	code int
+}{
+	{mcp.ErrParseError, mcp.PARSE_ERROR},
+	{mcp.ErrInvalidRequest, mcp.INVALID_REQUEST},
+	{mcp.ErrMethodNotFound, mcp.METHOD_NOT_FOUND},
+	{mcp.ErrInvalidParams, mcp.INVALID_PARAMS},
+	{mcp.ErrInternalError, mcp.INTERNAL_ERROR},
+	{mcp.ErrRequestInterrupted, mcp.REQUEST_INTERRUPTED},
+	{mcp.ErrResourceNotFound, mcp.RESOURCE_NOT_FOUND},
+}
+
+// protocolError is the JSON-RPC error object behind an mcp-go client error,
+// when it is one of the codes mcp-go names (nil otherwise).
+func protocolError(err error) json.RawMessage {
+	for _, p := range protocolCodes {
+		if errors.Is(err, p.err) {
+			msg := strings.TrimPrefix(err.Error(), p.err.Error()+": ")
+			b, _ := json.Marshal(map[string]any{"code": p.code, "message": msg})
+			return b
+		}
+	}
+	return nil
+}
+
+// CallToolWithRetry calls a tool through an mcp-go client, and calls again
+// while its failure is retryable (see mcperrors.CallToolWithRetry). The
+// JSON-RPC errors mcp-go names (mcp.ErrInternalError, …) are read as protocol
+// errors; any other error is returned at once.
+func CallToolWithRetry(ctx context.Context, c *client.Client, req mcp.CallToolRequest, policy mcperrors.RetryPolicy) (mcperrors.RetryOutcome[*mcp.CallToolResult], error) {
+	return mcperrors.CallToolWithRetry(ctx, func(ctx context.Context) (*mcp.CallToolResult, json.RawMessage, error) {
+		r, err := c.CallTool(ctx, req)
+		if err != nil {
+			return nil, protocolError(err), err
+		}
+		return r, nil, nil
+	}, policy)
+}
