@@ -231,6 +231,19 @@ fn lexicon(codes: &[String]) -> String {
         "pub(crate) const LEXICON_MIN_WEIGHT: u32 = {};",
         v["min_weight"].as_u64().expect("min_weight")
     );
+    for (key, name) in [("long_windows", "LONG"), ("short_windows", "SHORT")] {
+        let list: Vec<String> = v[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: {key}"))
+            .iter()
+            .map(|w| format!("{:?}", format!(" {} ", w.as_str().expect("window"))))
+            .collect();
+        let _ = writeln!(
+            out,
+            "pub(crate) static LEXICON_{name}_WINDOWS: &[&str] = &[{}];",
+            list.join(", ")
+        );
+    }
     out
 }
 

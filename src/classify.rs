@@ -254,14 +254,44 @@ const TEXT_MARGIN: u32 = 3;
 /// specific code. It never overrules a specific structured signal.
 fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Option<Candidate> {
     let strength = winner.as_ref().map_or(0, |w| w.strength);
+    let words = crate::lexicon::words(root);
+    // A window of a day or more that the words name makes a rate limit a
+    // spent quota (read below, with the structured windows).
+    let long = crate::lexicon::long_window(&words);
+    if let (None, Some(w)) = (&g.quota_window, long) {
+        g.quota_window = Some(if g.quiet {
+            String::new()
+        } else {
+            format!("words window {w}")
+        });
+    }
     if strength > GENERIC_MAX {
         return winner;
     }
-    let words = crate::lexicon::words(root);
+    let current = winner.as_ref().map_or(Code::Unknown, |w| w.code);
+    // A quota that a generic signal read, over a window of minutes, refills
+    // soon: a rate limit.
+    if current == Code::QuotaExhausted && long.is_none() && g.window_structured.is_none() {
+        if let Some(w) = crate::lexicon::short_window(&words) {
+            let c = Candidate {
+                code: Code::RateLimited,
+                strength: strength + 1,
+                depth: 0,
+                order: g.candidates.len(),
+                evidence: if g.quiet {
+                    String::new()
+                } else {
+                    format!("words window {w}")
+                },
+                retry: None,
+            };
+            g.candidates.push(c.clone());
+            return Some(c);
+        }
+    }
     let Some(v) = crate::lexicon::read(&words).filter(|v| v.decides()) else {
         return winner;
     };
-    let current = winner.as_ref().map_or(Code::Unknown, |w| w.code);
     // A rate limit over a long window the error states is read below, with
     // its own evidence.
     let window = g.quota_window.is_some() || g.window_structured.is_some();
@@ -277,11 +307,6 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
         // A catch-all class or a status: toward a compatible code only.
         Some(_) => crate::lexicon::refines(current, v.code),
     };
-    let evidence = if g.quiet {
-        String::new()
-    } else {
-        format!("words {} {}", v.phrase, v.code.name())
-    };
     if !takes {
         return winner;
     }
@@ -290,7 +315,11 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
         strength: strength + 1,
         depth: 0,
         order: g.candidates.len(),
-        evidence,
+        evidence: if g.quiet {
+            String::new()
+        } else {
+            format!("words {} {}", v.phrase, v.code.name())
+        },
         retry: v.retry,
     };
     g.candidates.push(c.clone());

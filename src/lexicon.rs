@@ -17,7 +17,10 @@
 use std::sync::OnceLock;
 
 use crate::input::{Map, Value};
-use crate::rules::{LEXICON, LEXICON_MIN_WEIGHT, LEXICON_NEGATORS, LEXICON_REFINE};
+use crate::rules::{
+    LEXICON, LEXICON_LONG_WINDOWS, LEXICON_MIN_WEIGHT, LEXICON_NEGATORS, LEXICON_REFINE,
+    LEXICON_SHORT_WINDOWS,
+};
 use crate::taxonomy::{Code, TABLE};
 use crate::text::Literals;
 
@@ -174,10 +177,68 @@ fn is_skipped(key: &str) -> bool {
     )
 }
 
+/// The words of an error, identifiers first: a code, type, reason or class
+/// name (one token, no spaces) says more than prose, and its phrases of
+/// weight 2 or more weigh double.
+pub(crate) struct Words {
+    ids: String,
+    prose: String,
+}
+
+impl Words {
+    fn new() -> Words {
+        Words {
+            ids: String::from(" "),
+            prose: String::from(" "),
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.ids.len() + self.prose.len() >= MAX_TEXT
+    }
+
+    /// Push a text found under `key`. A class name (`name`, `exception`)
+    /// counts as prose: `ServerError`, `HTTPError` name a family, not a
+    /// failure.
+    fn push(&mut self, text: &str, key: Option<&str>) {
+        let t = text.trim();
+        let class = key.is_some_and(|k| {
+            let k = k.to_ascii_lowercase();
+            k == "name" || k.contains("exception") || k.contains("class")
+        });
+        let identifier =
+            !class && !t.is_empty() && t.len() <= 64 && !t.contains(char::is_whitespace);
+        let out = if identifier {
+            &mut self.ids
+        } else {
+            &mut self.prose
+        };
+        push_words(t, out);
+        out.push(BREAK);
+        out.push(' ');
+    }
+}
+
+/// Header names whose values name a failure (`x-amzn-ErrorType`,
+/// `:exception-type`, `X-Rate-Limit-Problem`, `grpc-message`).
+fn is_error_header(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "error",
+        "exception",
+        "problem",
+        "reason",
+        "grpc-message",
+        "grpc-status-details",
+    ]
+    .iter()
+    .any(|p| n.contains(p))
+}
+
 /// Gather the texts of a value: strings under text keys, every string of a
 /// `message`-like array, and string bodies.
-fn gather(v: &Value<'_>, key: Option<&str>, depth: usize, out: &mut String) {
-    if out.len() >= MAX_TEXT || depth > MAX_DEPTH {
+fn gather(v: &Value<'_>, key: Option<&str>, depth: usize, out: &mut Words) {
+    if out.full() || depth > MAX_DEPTH {
         return;
     }
     match v {
@@ -190,9 +251,7 @@ fn gather(v: &Value<'_>, key: Option<&str>, depth: usize, out: &mut String) {
                 }
             }
             if key.is_none_or(is_text_key) {
-                push_words(s, out);
-                out.push(BREAK);
-                out.push(' ');
+                out.push(s, key);
             }
         }
         Value::Array(items) => {
@@ -205,9 +264,11 @@ fn gather(v: &Value<'_>, key: Option<&str>, depth: usize, out: &mut String) {
     }
 }
 
-fn gather_map(m: &Map<'_>, depth: usize, out: &mut String) {
+fn gather_map(m: &Map<'_>, depth: usize, out: &mut Words) {
     for (k, v) in m.iter() {
-        if !is_skipped(k) {
+        if k.eq_ignore_ascii_case("headers") {
+            gather_headers(v, out);
+        } else if !is_skipped(k) {
             let key = if k == "body" || k == "data" || k == "response" {
                 None
             } else {
@@ -218,15 +279,69 @@ fn gather_map(m: &Map<'_>, depth: usize, out: &mut String) {
     }
 }
 
-/// The words of a raw error, its causes and members, and its body.
-pub(crate) fn words(root: &Map<'_>) -> String {
-    let mut out = String::from(" ");
+/// The values of headers that name a failure, as an object or `[name, value]` pairs.
+fn gather_headers(v: &Value<'_>, out: &mut Words) {
+    match v {
+        Value::Object(m) => {
+            for (name, value) in m.iter().take(64) {
+                if let (true, Some(text)) = (is_error_header(name), value.as_str()) {
+                    out.push(text, None);
+                }
+            }
+        }
+        Value::Array(pairs) => {
+            for pair in pairs.iter().take(64) {
+                if let Value::Array(p) = pair {
+                    if let (Some(name), Some(text)) = (
+                        p.first().and_then(Value::as_str),
+                        p.get(1).and_then(Value::as_str),
+                    ) {
+                        if is_error_header(name) {
+                            out.push(text, None);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The words of a raw error, its causes and members, its body and the
+/// headers that name a failure.
+pub(crate) fn words(root: &Map<'_>) -> Words {
+    let mut out = Words::new();
     gather_map(root, 0, &mut out);
     out
 }
 
-/// What the lexicon reads in `words` (as [`words`] or [`push_words`] give them).
-pub(crate) fn read(words: &str) -> Option<Verdict> {
+/// Whether the words name a window of a day or more (`per day`, `TPD`,
+/// `24 hours`): a rate limit over it is a spent quota.
+pub(crate) fn long_window(words: &Words) -> Option<&'static str> {
+    window(words, LEXICON_LONG_WINDOWS)
+}
+
+/// Whether the words name a window of minutes or less (`per minute`, `per
+/// 100 seconds`): a quota over it refills soon, a rate limit.
+pub(crate) fn short_window(words: &Words) -> Option<&'static str> {
+    window(words, LEXICON_SHORT_WINDOWS)
+}
+
+fn window(words: &Words, list: &'static [&'static str]) -> Option<&'static str> {
+    list.iter()
+        .find(|w| words.ids.contains(*w) || words.prose.contains(*w))
+        .map(|w| w.trim())
+}
+
+/// What the lexicon reads in an error's words.
+pub(crate) fn read(words: &Words) -> Option<Verdict> {
+    let text = [words.ids.as_str(), words.prose.as_str()].concat();
+    read_text(&text, words.ids.len())
+}
+
+/// What the lexicon reads in `words` (as [`push_words`] gives them); a
+/// phrase that starts before `ids_end` is in an identifier and weighs double.
+fn read_text(words: &str, ids_end: usize) -> Option<Verdict> {
     // Every phrase found, overlapping: (start, end, row).
     let mut hits = phrases().find_all(words);
     if hits.is_empty() {
@@ -249,14 +364,16 @@ pub(crate) fn read(words: &str) -> Option<Verdict> {
     // Each phrase counts once, however often it appears.
     let mut seen: Vec<usize> = Vec::new();
     let mut best: Vec<Option<usize>> = vec![None; TABLE.len()];
-    for &(_, _, row) in &hits {
+    for &(start, _, row) in &hits {
         if seen.contains(&row) {
             continue;
         }
         seen.push(row);
         let (_, code, weight, _) = LEXICON[row];
         let c = usize::from(code);
-        scores[c] += u32::from(weight);
+        // A supporting word (weight 1) never decides alone, not even in an identifier.
+        let factor = if start < ids_end && weight > 1 { 2 } else { 1 };
+        scores[c] += u32::from(weight) * factor;
         if best[c].is_none_or(|b| LEXICON[b].2 < weight) {
             best[c] = Some(row);
         }
@@ -319,7 +436,9 @@ mod tests {
     }
 
     fn code_of(s: &str) -> Option<Code> {
-        read(&words_of(s)).filter(Verdict::decides).map(|v| v.code)
+        read_text(&words_of(s), 0)
+            .filter(Verdict::decides)
+            .map(|v| v.code)
     }
 
     #[test]
@@ -349,9 +468,10 @@ mod tests {
         .unwrap();
         let Value::Object(m) = root else { panic!() };
         let w = words(&m);
-        assert!(w.contains(" gaxios error "), "{w:?}");
-        assert!(w.contains(" invalid grant "), "{w:?}");
-        assert!(w.contains(" no node "), "{w:?}");
+        // A class name is prose; a code or a reason is an identifier.
+        assert!(w.prose.contains(" gaxios error "), "{:?}", w.prose);
+        assert!(w.ids.contains(" invalid grant "), "{:?}", w.ids);
+        assert!(w.ids.contains(" no node "), "{:?}", w.ids);
         assert_eq!(read(&w).map(|v| v.code), Some(Code::Unauthenticated));
     }
 
@@ -359,9 +479,10 @@ mod tests {
     fn a_negated_or_contained_phrase_does_not_count() {
         assert_eq!(code_of("the request was not rate limited"), None);
         // "unauthorized" inside "unauthorized recipient" gives no UNAUTHENTICATED.
-        let v = read(&words_of(
-            "Sandbox subdomains are for test purposes only: unauthorized recipient",
-        ))
+        let v = read_text(
+            &words_of("Sandbox subdomains are for test purposes only: unauthorized recipient"),
+            0,
+        )
         .unwrap();
         assert_eq!(v.weight_of(Code::Unauthenticated), 0);
     }

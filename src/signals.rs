@@ -532,6 +532,27 @@ static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32, "google gcp ge
 static NAMES_INDEX: [u8; 256] = key_index!(NAMES, 256);
 static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
 
+/// How much an AWS code says: one that only restates an HTTP status
+/// (`BadRequestException`, `InternalServerError`) is as generic as the
+/// status, and the error's words may refine it; any other is the service's
+/// own code.
+fn aws_strength(code: &str) -> Strength {
+    const RESTATES_A_STATUS: &[&str] = &[
+        "BadRequest",
+        "BadRequestException",
+        "InternalServerError",
+        "InternalServerException",
+        "InternalFailure",
+        "ServiceException",
+        "ServiceFailure",
+    ];
+    if RESTATES_A_STATUS.contains(&code) {
+        HTTP
+    } else {
+        PROVIDER
+    }
+}
+
 /// The first row of [`NAMES`] whose name is `key`.
 fn names_row(key: &str) -> Option<usize> {
     find_key(&NAMES_INDEX, key, |i| NAMES[i].0)
@@ -545,8 +566,10 @@ fn names_row(key: &str) -> Option<usize> {
 fn rpc_strength(code: i64, strength: Strength) -> Strength {
     // −32000 is the first of JSON-RPC's "implementation-defined server
     // errors": servers send it for anything (FastMCP's tool timeout, the
-    // TypeScript SDK's closed connection).
-    if code == -32603 || code == -32000 {
+    // TypeScript SDK's closed connection). −32600 ("Invalid Request") is
+    // about the JSON-RPC envelope, yet servers answer refusals with it
+    // (the C# SDK's authorization filter, missing API keys).
+    if matches!(code, -32603 | -32000 | -32600) {
         WEAK
     } else {
         strength
@@ -679,6 +702,13 @@ fn body_value<'b>(v: &'b Value<'_>) -> Option<Cow<'b, Value<'b>>> {
             }
         }
         Value::Null => None,
+        // A body that is a list of one error object (Google's streaming
+        // endpoints answer `[{"error": {…}}]`) is that object.
+        Value::Array(a)
+            if a.len() == 1 && a[0].as_object().is_some_and(|o| o.contains_key("error")) =>
+        {
+            Some(Cow::Borrowed(&a[0]))
+        }
         other => Some(Cow::Borrowed(other)),
     }
 }
@@ -1093,7 +1123,7 @@ fn read_code(
             } else if let Some(c) = Code::from_grpc_name(s) {
                 g.push(c, RPC_CODE, depth, ev(format_args!("grpc {s}")));
             } else if let Some(c) = AWS_KEYED.get(s) {
-                g.push(c, PROVIDER, depth, ev(format_args!("aws {s}")));
+                g.push(c, aws_strength(s), depth, ev(format_args!("aws {s}")));
             } else if let Some(c) = PROVIDER_KEYED.get(s) {
                 g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error code {s}")));
             } else if let Some(n) = as_i64(code) {
@@ -1170,7 +1200,7 @@ fn read_name(
             };
             row.map(|i| (NAMES[i].1, NAMES[i].2))
         })
-        .or_else(|| AWS_KEYED.get(last).map(|c| (c, PROVIDER)));
+        .or_else(|| AWS_KEYED.get(last).map(|c| (c, aws_strength(last))));
     let message = str_of(node, "message").unwrap_or("");
     match hit {
         // A TypeError from fetch is a network failure, not a bug.
@@ -1430,7 +1460,12 @@ fn read_message(
     if let Some(rest) = m.strip_prefix("An error occurred (") {
         if let Some((code, _)) = rest.split_once(')') {
             if let Some(c) = AWS_KEYED.get(code) {
-                g.push(c, PROVIDER, depth, ev(format_args!("message aws {code}")));
+                g.push(
+                    c,
+                    aws_strength(code),
+                    depth,
+                    ev(format_args!("message aws {code}")),
+                );
             }
         }
     }
@@ -1618,7 +1653,7 @@ fn read_body(
             let t = t.rsplit('#').next().unwrap_or(t);
             let t = t.split(':').next().unwrap_or(t);
             if let Some(c) = AWS_KEYED.get(t) {
-                g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
+                g.push(c, aws_strength(t), depth, ev(format_args!("aws {t}")));
                 set_body_message(g, str_of(b, "message").or_else(|| str_of(b, "Message")));
                 break;
             }
@@ -1627,7 +1662,7 @@ fn read_body(
     if let Some(Value::Object(e)) = b.field("Error") {
         if let Some(t) = str_of(e, "Code") {
             if let Some(c) = AWS_KEYED.get(t) {
-                g.push(c, PROVIDER, depth, ev(format_args!("aws {t}")));
+                g.push(c, aws_strength(t), depth, ev(format_args!("aws {t}")));
             }
         }
         set_body_message(g, str_of(e, "Message"));

@@ -109,6 +109,9 @@ fn parse_is_the_inverse_of_render() {
                         && read_bare_internal(&rendered, &parsed)
                     {
                         words_read += 1;
+                        if std::env::var_os("MCP_ERRORS_SHOW_WORDS_READ").is_some() {
+                            eprintln!("{label}: {rendered} -> {}", parsed.to_json());
+                        }
                         continue;
                     }
                     if again.as_deref() != Ok(rendered.as_str()) {
