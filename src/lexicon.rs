@@ -472,7 +472,8 @@ mod tests {
         assert!(w.prose.contains(" gaxios error "), "{:?}", w.prose);
         assert!(w.ids.contains(" invalid grant "), "{:?}", w.ids);
         assert!(w.ids.contains(" no node "), "{:?}", w.ids);
-        assert_eq!(read(&w).map(|v| v.code), Some(Code::Unauthenticated));
+        // `invalid grant` and `no node` weigh the same: a tie decides nothing.
+        assert!(!read(&w).unwrap().decides());
     }
 
     #[test]

@@ -305,6 +305,15 @@ fn value_end(s: &[u8], i: usize, quote: Option<u8>, escaped: bool, query: bool) 
         None => {
             while j < s.len() {
                 let c = s[j];
+                // An escaped character belongs to the value (`\=` in Java
+                // properties), but not an escaped line break or quote of the
+                // JSON string the text sits in.
+                if c == b'\\'
+                    && !matches!(s.get(j + 1), None | Some(b'n' | b'r' | b't' | b'"' | b'\''))
+                {
+                    j += 2;
+                    continue;
+                }
                 let stop = c.is_ascii_whitespace()
                     || matches!(
                         c,

@@ -562,7 +562,10 @@ fn redact_shapes(text: &str) -> Cow<'_, str> {
                 continue;
             }
         }
-        // name=value (query strings, logfmt, form bodies) with a sensitive name.
+        // name=value in a query string or form body (after `?` or `&`) with a
+        // sensitive name: the value ends at the next `&`. Elsewhere (`.env`,
+        // logfmt, configuration) the generic detectors take the value to its
+        // real end.
         if s[i] == b'=' && i > 0 {
             let name_len = s[..i]
                 .iter()
@@ -570,7 +573,8 @@ fn redact_shapes(text: &str) -> Cow<'_, str> {
                 .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
                 .count();
             let name = &text[i - name_len..i];
-            if name_len > 0 && is_sensitive_param(name) {
+            let in_query = i > name_len && matches!(s[i - name_len - 1], b'?' | b'&');
+            if name_len > 0 && in_query && is_sensitive_param(name) {
                 let start = i + 1;
                 let n = run_len(s, start, |b| {
                     !matches!(
