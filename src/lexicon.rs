@@ -347,12 +347,17 @@ fn read_text(words: &str, ids_end: usize) -> Option<Verdict> {
     if hits.is_empty() {
         return None;
     }
-    // A phrase inside a longer phrase found at the same place does not count.
-    let spans = hits.clone();
+    // A phrase inside a longer phrase found at the same place does not count:
+    // by start, longest first, a hit is inside an earlier one when that one
+    // ends after it, or ends with it but starts before it.
+    hits.sort_unstable_by_key(|&(s, e, row)| (s, std::cmp::Reverse(e), row));
+    let mut reach: Option<(usize, usize)> = None; // (end, start) of the farthest-reaching hit so far
     hits.retain(|&(s, e, _)| {
-        !spans
-            .iter()
-            .any(|&(s2, e2, _)| s2 <= s && e2 >= e && e2 - s2 > e - s)
+        let inside = reach.is_some_and(|(re, rs)| re > e || (re == e && rs < s));
+        if reach.is_none_or(|(re, _)| e > re) {
+            reach = Some((e, s));
+        }
+        !inside
     });
     // Nor does a phrase right after a negator: ` not rate limited`.
     hits.retain(|&(s, _, _)| {
@@ -362,13 +367,12 @@ fn read_text(words: &str, ids_end: usize) -> Option<Verdict> {
     });
     let mut scores = vec![0u32; TABLE.len()];
     // Each phrase counts once, however often it appears.
-    let mut seen: Vec<usize> = Vec::new();
+    let mut seen = vec![false; LEXICON.len()];
     let mut best: Vec<Option<usize>> = vec![None; TABLE.len()];
     for &(start, _, row) in &hits {
-        if seen.contains(&row) {
+        if std::mem::replace(&mut seen[row], true) {
             continue;
         }
-        seen.push(row);
         let (_, code, weight, _) = LEXICON[row];
         let c = usize::from(code);
         // A supporting word (weight 1) never decides alone, not even in an identifier.

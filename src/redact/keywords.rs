@@ -106,25 +106,6 @@ const NOT_SECRET_BEFORE: &[&str] = &[
     "total",
 ];
 
-/// Names that stand in free text without a separator (`with password
-/// hunter2`): the value must then look like a secret.
-const FREE_TEXT: &[&str] = &[
-    "password",
-    "passwd",
-    "pwd",
-    "passphrase",
-    "secret",
-    "token",
-    "passwort",
-    "kennwort",
-    "contrasena",
-    "contraseña",
-    "senha",
-    "wachtwoord",
-    "parola",
-    "passe",
-];
-
 /// The words for a password, in the languages errors are written in.
 const PASSWORD_WORDS: &[&str] = &[
     "password",
@@ -140,6 +121,13 @@ const PASSWORD_WORDS: &[&str] = &[
     "parola",
     "passe",
 ];
+
+/// Whether a name stands in free text without a separator (`with password
+/// hunter2`, `secret "db-password"`): the password words, `secret` and
+/// `token`. The value must then look like a secret.
+fn stands_in_free_text(word: &str) -> bool {
+    PASSWORD_WORDS.contains(&word) || word == "secret" || word == "token"
+}
 
 /// Values that say no secret is there.
 const PLACEHOLDERS: &[&str] = &[
@@ -315,6 +303,7 @@ fn value_end(s: &[u8], i: usize, quote: Option<u8>, escaped: bool, query: bool) 
                     continue;
                 }
                 let stop = c.is_ascii_whitespace()
+                    || (c >= 0xC2 && unicode_space_at(s, j))
                     || matches!(
                         c,
                         b'"' | b'\'' | b'<' | b'>' | b',' | b'}' | b']' | b')' | b'\\' | b'`'
@@ -419,9 +408,7 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
     if separator == 0 {
         // `--token VALUE`; free text `password hunter2`.
         let words = name_words(name);
-        let free = words
-            .last()
-            .is_some_and(|w| FREE_TEXT.contains(&w.as_str()));
+        let free = words.last().is_some_and(|w| stands_in_free_text(w));
         if !(spaced && (flag || free || bare_key)) {
             return None;
         }
@@ -564,6 +551,11 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
         while !text.is_char_boundary(i) {
             i += 1;
         }
+        if i == start {
+            // White space outside ASCII (a no-break space): passed over.
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
         // A name right after an escape (`\nprivate_key_id`) starts after its letter.
         let start = if start > 0
             && s[start - 1] == b'\\'
@@ -624,6 +616,17 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
         }
     }
     out
+}
+
+/// Whether the bytes at `j` start a white-space character outside ASCII.
+fn unicode_space_at(s: &[u8], j: usize) -> bool {
+    let end = (j + 4).min(s.len());
+    let chunk = &s[j..end];
+    let valid = match std::str::from_utf8(chunk) {
+        Ok(t) => t,
+        Err(e) => std::str::from_utf8(&chunk[..e.valid_up_to()]).unwrap_or(""),
+    };
+    valid.chars().next().is_some_and(char::is_whitespace)
 }
 
 /// Whether the character at byte `i` is white space (a no-break space, say).
@@ -734,6 +737,17 @@ mod tests {
         );
         assert_eq!(redacted("tool --token abc.def run"), "tool --token ▮ run");
         assert_eq!(redacted("mot de passe : Sommer2026!"), "mot de passe : ▮");
+    }
+
+    #[test]
+    fn white_space_outside_ascii_ends_a_name_and_the_scan_goes_on() {
+        // A no-break space once stopped the scan from advancing.
+        assert_eq!(
+            redacted("a\u{a0}password=hunter2\u{2003}x"),
+            "a\u{a0}password=▮\u{2003}x"
+        );
+        assert_eq!(redacted("\u{a0}"), "\u{a0}");
+        assert_eq!(redacted("\u{a0}\u{3000}é"), "\u{a0}\u{3000}é");
     }
 
     #[test]

@@ -359,6 +359,27 @@ struct Secret {
     keyname: Option<String>,
 }
 
+/// Three credentials of a format row, to be placed.
+fn three_of(
+    rng: &mut Rng,
+    row: &Value,
+    kind: &'static str,
+    keyname: Option<&str>,
+) -> Result<Vec<Secret>> {
+    let text = |k: &str| row.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    (0..3)
+        .map(|_| {
+            Ok(Secret {
+                value: generate(rng, row)?,
+                prefix: text("prefix"),
+                kind,
+                keyname: keyname.map(str::to_string),
+                id: text("id"),
+            })
+        })
+        .collect()
+}
+
 pub fn eval(misses: bool) -> Result<Figures> {
     let root = crate::root();
     let mut f = Figures::default();
@@ -381,37 +402,20 @@ pub fn eval(misses: bool) -> Result<Figures> {
         .and_then(Value::as_array)
         .unwrap_or(&empty)
     {
-        let id = row
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_string();
         let pem = row.get("kind").and_then(Value::as_str) == Some("pem");
         f.kinds += 1;
-        for _ in 0..3 {
-            secrets.push(Secret {
-                value: generate(&mut rng, row)?,
-                prefix: row
-                    .get("prefix")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                kind: if pem { "pem" } else { "token" },
-                keyname: None,
-                id: id.clone(),
-            });
-        }
+        secrets.extend(three_of(
+            &mut rng,
+            row,
+            if pem { "pem" } else { "token" },
+            None,
+        )?);
     }
     for row in formats
         .get("keyword_only")
         .and_then(Value::as_array)
         .unwrap_or(&empty)
     {
-        let id = row
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_string();
         // Named as an identifier names it: an environment variable, a header, a field.
         let Some(keyname) = row
             .get("keywords")
@@ -428,19 +432,7 @@ pub fn eval(misses: bool) -> Result<Figures> {
             continue;
         };
         f.kinds += 1;
-        for _ in 0..3 {
-            secrets.push(Secret {
-                value: generate(&mut rng, row)?,
-                prefix: row
-                    .get("prefix")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                kind: "token",
-                keyname: Some(keyname.to_string()),
-                id: id.clone(),
-            });
-        }
+        secrets.extend(three_of(&mut rng, row, "token", Some(keyname))?);
     }
     for p in places_file
         .get("passwords")
