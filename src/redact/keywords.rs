@@ -204,7 +204,8 @@ pub(crate) fn is_credential_name(name: &str) -> bool {
 
 /// Whether a value standing in free text looks like a secret rather than a
 /// word: four characters or more with a digit, a symbol, a letter outside
-/// ASCII or a capital after a small letter.
+/// ASCII or a capital after a small letter; or a long run of high entropy
+/// ([`high_entropy`]), such as a random lowercase token.
 fn looks_secret(v: &str) -> bool {
     if v.chars().count() < 4 {
         return false;
@@ -214,6 +215,35 @@ fn looks_secret(v: &str) -> bool {
         .any(|c| c.is_ascii_digit() || c.is_ascii_punctuation() || *c >= 0x80)
         || b.windows(2)
             .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        || high_entropy(b)
+}
+
+/// The shortest value the entropy test judges, in bytes.
+const ENTROPY_MIN_LEN: usize = 16;
+/// The least Shannon entropy, in bits per byte, of a random-looking value:
+/// English words stay under it (about 3 to 3.3 for 16 to 20 letters), random
+/// tokens of 16 characters or more from 26 letters or more exceed it.
+const ENTROPY_MIN_BITS: f64 = 3.6;
+
+/// Whether `v` is long and varied enough to be a random token.
+fn high_entropy(v: &[u8]) -> bool {
+    if v.len() < ENTROPY_MIN_LEN {
+        return false;
+    }
+    let mut counts = [0u32; 256];
+    for &b in v {
+        counts[usize::from(b)] += 1;
+    }
+    let n = v.len() as f64;
+    let bits: f64 = counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum();
+    bits >= ENTROPY_MIN_BITS
 }
 
 /// Whether `rest` starts another `Name=` pair (a connection string's next
@@ -229,11 +259,13 @@ fn next_is_pair(rest: &[u8]) -> bool {
 
 /// Whether a word reads as the name of a thing (`db-password`,
 /// `default/slack-credentials`, `users.email`): lowercase letters joined by
-/// `-`, `_`, `.` or `/`, and no digit.
+/// `-`, `_`, `.` or `/`, no digit, and not one random run of letters.
 fn looks_like_a_name(v: &str) -> bool {
     reference(v)
-        || v.bytes()
+        || (v
+            .bytes()
             .all(|b| b.is_ascii_lowercase() || matches!(b, b'-' | b'_' | b'.' | b'/'))
+            && !(v.bytes().all(|b| b.is_ascii_lowercase()) && high_entropy(v.as_bytes())))
 }
 
 /// Whether a word names a resource elsewhere: an ARN, a URN, a URL.
@@ -748,6 +780,17 @@ mod tests {
         );
         assert_eq!(redacted("\u{a0}"), "\u{a0}");
         assert_eq!(redacted("\u{a0}\u{3000}é"), "\u{a0}\u{3000}é");
+    }
+
+    #[test]
+    fn a_random_token_of_small_letters_is_a_secret_a_long_word_is_not() {
+        assert!(high_entropy(b"qwhdkzmfnbvlpeoritu"));
+        assert!(!high_entropy(b"internationalization"));
+        assert!(!high_entropy(b"short"));
+        assert_eq!(
+            redacted("login with token qwhdkzmfnbvlpeoritu refused"),
+            "login with token ▮ refused"
+        );
     }
 
     #[test]
