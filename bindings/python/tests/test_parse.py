@@ -14,7 +14,8 @@ from mcp_errors._engine import Engine
 
 def test_the_sdk_models_and_a_raised_mcp_error():
     result = CallToolResult(content=[TextContent(type="text", text="Unknown tool: x")], isError=True)
-    assert parse_result(result).code is ErrorCode.INVALID_ARGUMENT
+    # An unknown tool is NOT_FOUND (the evaluation corpus's label for every SDK's wording).
+    assert parse_result(result).code is ErrorCode.NOT_FOUND
     ok = CallToolResult(content=[TextContent(type="text", text="3 results, no errors")])
     assert parse_result(ok) is None
     raised = parse_result(MCPError(-32603, "Invalid API key"))
