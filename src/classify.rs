@@ -254,6 +254,12 @@ const TEXT_MARGIN: u32 = 3;
 /// specific code. It never overrules a specific structured signal.
 fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Option<Candidate> {
     let strength = winner.as_ref().map_or(0, |w| w.strength);
+    let current = winner.as_ref().map_or(Code::Unknown, |w| w.code);
+    // A specific signal that is no limit: the words cannot change it.
+    let limit = matches!(current, Code::RateLimited | Code::QuotaExhausted);
+    if strength > GENERIC_MAX && !limit {
+        return winner;
+    }
     let words = crate::lexicon::words(root);
     // A window of a day or more that the words name makes a rate limit a
     // spent quota (read below, with the structured windows).
@@ -268,7 +274,6 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     if strength > GENERIC_MAX {
         return winner;
     }
-    let current = winner.as_ref().map_or(Code::Unknown, |w| w.code);
     // A quota that a generic signal read, over a window of minutes, refills
     // soon: a rate limit.
     if current == Code::QuotaExhausted && long.is_none() && g.window_structured.is_none() {

@@ -328,9 +328,21 @@ pub(crate) fn short_window(words: &Words) -> Option<&'static str> {
 }
 
 fn window(words: &Words, list: &'static [&'static str]) -> Option<&'static str> {
-    list.iter()
-        .find(|w| words.ids.contains(*w) || words.prose.contains(*w))
-        .map(|w| w.trim())
+    static SETS: OnceLock<[Literals; 2]> = OnceLock::new();
+    let sets = SETS.get_or_init(|| {
+        [
+            Literals::new(LEXICON_LONG_WINDOWS.iter().copied()),
+            Literals::new(LEXICON_SHORT_WINDOWS.iter().copied()),
+        ]
+    });
+    let set = if std::ptr::eq(list, LEXICON_LONG_WINDOWS) {
+        &sets[0]
+    } else {
+        &sets[1]
+    };
+    [&words.ids, &words.prose]
+        .iter()
+        .find_map(|t| set.find_all(t).first().map(|&(_, _, i)| list[i].trim()))
 }
 
 /// What the lexicon reads in an error's words.

@@ -409,8 +409,9 @@ pub(crate) fn find_key<const M: usize>(
 }
 
 /// A set of literal patterns (the lexicon's phrases, the credential
-/// prefixes), found by their first three bytes: the heads are sorted, and at
-/// each position of a text the patterns with that head are compared whole.
+/// prefixes), found by their first three bytes: a position whose first two
+/// bytes start no pattern is passed over at once; else the patterns with its
+/// three-byte head (sorted) are compared whole.
 /// Linear in the text for sets whose patterns rarely share a head.
 ///
 /// Written here rather than taken from the `aho-corasick` crate because of a
@@ -421,6 +422,10 @@ pub(crate) struct Literals {
     patterns: Vec<&'static str>,
     /// Each pattern's first three bytes and its index, sorted.
     heads: Vec<([u8; 3], u16)>,
+    /// By first byte, the range of `heads` that starts with it.
+    by_first: Vec<(u16, u16)>,
+    /// Bit `b0 * 256 + b1` is set when some pattern starts with `b0 b1`.
+    pairs: Vec<u64>,
 }
 
 impl Literals {
@@ -440,7 +445,25 @@ impl Literals {
             })
             .collect();
         heads.sort_unstable();
-        Literals { patterns, heads }
+        let mut by_first = vec![(0u16, 0u16); 256];
+        for (i, (h, _)) in heads.iter().enumerate() {
+            let r = &mut by_first[usize::from(h[0])];
+            if r.1 == 0 {
+                r.0 = i as u16;
+            }
+            r.1 = i as u16 + 1;
+        }
+        let mut pairs = vec![0u64; 65536 / 64];
+        for (h, _) in &heads {
+            let bit = usize::from(h[0]) * 256 + usize::from(h[1]);
+            pairs[bit / 64] |= 1 << (bit % 64);
+        }
+        Literals {
+            patterns,
+            heads,
+            by_first,
+            pairs,
+        }
     }
 
     /// Every occurrence of every pattern, overlapping, by start:
@@ -449,9 +472,15 @@ impl Literals {
         let h = hay.as_bytes();
         let mut out = Vec::new();
         for i in 0..h.len().saturating_sub(2) {
+            let bit = usize::from(h[i]) * 256 + usize::from(h[i + 1]);
+            if self.pairs[bit / 64] >> (bit % 64) & 1 == 0 {
+                continue;
+            }
+            let (lo, hi) = self.by_first[usize::from(h[i])];
             let head = [h[i], h[i + 1], h[i + 2]];
-            let from = self.heads.partition_point(|(k, _)| *k < head);
-            for &(k, p) in &self.heads[from..] {
+            let range = &self.heads[usize::from(lo)..usize::from(hi)];
+            let from = range.partition_point(|(k, _)| *k < head);
+            for &(k, p) in &range[from..] {
                 if k != head {
                     break;
                 }

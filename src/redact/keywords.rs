@@ -173,8 +173,53 @@ fn name_words(name: &str) -> Vec<String> {
     words
 }
 
+/// The stems every credential name holds one of (in any case): the last
+/// words above, and the names the credential table lists (a test keeps
+/// them so).
+const STEMS: &[&str] = &[
+    "pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig", "session", "pat",
+    "wort", "woord", "contras", "senha", "parola", "sid", "ssws", "team", "access",
+];
+
+/// Whether `name` holds one of [`STEMS`], without case: only at a byte
+/// some stem starts with is a stem compared.
+fn might_name_a_credential(name: &str) -> bool {
+    let b = name.as_bytes();
+    (0..b.len()).any(|i| {
+        let mut starting = STEM_STARTS[usize::from(b[i])];
+        while starting != 0 {
+            let stem = STEMS[starting.trailing_zeros() as usize].as_bytes();
+            starting &= starting - 1;
+            if b.get(i..i + stem.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(stem))
+            {
+                return true;
+            }
+        }
+        false
+    })
+}
+
+/// By byte, the stems (bit `j`: `STEMS[j]`) that start with it, in any case.
+static STEM_STARTS: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut j = 0;
+    while j < STEMS.len() {
+        let first = STEMS[j].as_bytes()[0];
+        t[first as usize] |= 1 << j;
+        t[first.to_ascii_uppercase() as usize] |= 1 << j;
+        j += 1;
+    }
+    t
+};
+
 /// Whether `name` (a field, header, variable, flag or word) names a secret.
 pub(crate) fn is_credential_name(name: &str) -> bool {
+    // Most words of a text hold none of the stems a credential name has:
+    // they are passed over without being split.
+    if !might_name_a_credential(name) {
+        return false;
+    }
     let words = name_words(name);
     let Some(last) = words.last() else {
         return false;
@@ -706,6 +751,16 @@ mod tests {
             out.replace_range(a..b, "▮");
         }
         out
+    }
+
+    #[test]
+    fn every_credential_name_holds_a_stem() {
+        for w in LAST_WORDS.iter().chain(CREDENTIAL_NAMES) {
+            assert!(might_name_a_credential(w), "{w}");
+        }
+        for (a, b) in LAST_PAIRS {
+            assert!(might_name_a_credential(&[*a, *b].concat()), "{a} {b}");
+        }
     }
 
     #[test]
