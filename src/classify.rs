@@ -278,20 +278,8 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     // soon: a rate limit.
     if current == Code::QuotaExhausted && long.is_none() && g.window_structured.is_none() {
         if let Some(w) = crate::lexicon::short_window(&words) {
-            let c = Candidate {
-                code: Code::RateLimited,
-                strength: strength + 1,
-                depth: 0,
-                order: g.candidates.len(),
-                evidence: if g.quiet {
-                    String::new()
-                } else {
-                    format!("words window {w}")
-                },
-                retry: None,
-            };
-            g.candidates.push(c.clone());
-            return Some(c);
+            let evidence = || format!("words window {w}");
+            return Some(words_win(g, Code::RateLimited, strength, evidence, None));
         }
     }
     let Some(v) = crate::lexicon::read(&words).filter(|v| v.decides()) else {
@@ -315,20 +303,29 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     if !takes {
         return winner;
     }
+    let evidence = || format!("words {} {}", v.phrase, v.code.name());
+    Some(words_win(g, v.code, strength, evidence, v.retry))
+}
+
+/// The words' candidate, just above the signal it overrules, gathered with
+/// the others (its evidence line written only when evidence is kept).
+fn words_win(
+    g: &mut Gathered,
+    code: Code,
+    over: crate::gather::Strength,
+    evidence: impl FnOnce() -> String,
+    retry: Option<bool>,
+) -> Candidate {
     let c = Candidate {
-        code: v.code,
-        strength: strength + 1,
+        code,
+        strength: over + 1,
         depth: 0,
         order: g.candidates.len(),
-        evidence: if g.quiet {
-            String::new()
-        } else {
-            format!("words {} {}", v.phrase, v.code.name())
-        },
-        retry: v.retry,
+        evidence: if g.quiet { String::new() } else { evidence() },
+        retry,
     };
     g.candidates.push(c.clone());
-    Some(c)
+    c
 }
 
 /// Walk the error, its causes and its members, breadth first and bounded.

@@ -318,28 +318,24 @@ pub(crate) fn words(root: &Map<'_>) -> Words {
 /// Whether the words name a window of a day or more (`per day`, `TPD`,
 /// `24 hours`): a rate limit over it is a spent quota.
 pub(crate) fn long_window(words: &Words) -> Option<&'static str> {
-    window(words, LEXICON_LONG_WINDOWS)
+    static SET: OnceLock<Literals> = OnceLock::new();
+    window(words, &SET, LEXICON_LONG_WINDOWS)
 }
 
 /// Whether the words name a window of minutes or less (`per minute`, `per
 /// 100 seconds`): a quota over it refills soon, a rate limit.
 pub(crate) fn short_window(words: &Words) -> Option<&'static str> {
-    window(words, LEXICON_SHORT_WINDOWS)
+    static SET: OnceLock<Literals> = OnceLock::new();
+    window(words, &SET, LEXICON_SHORT_WINDOWS)
 }
 
-fn window(words: &Words, list: &'static [&'static str]) -> Option<&'static str> {
-    static SETS: OnceLock<[Literals; 2]> = OnceLock::new();
-    let sets = SETS.get_or_init(|| {
-        [
-            Literals::new(LEXICON_LONG_WINDOWS.iter().copied()),
-            Literals::new(LEXICON_SHORT_WINDOWS.iter().copied()),
-        ]
-    });
-    let set = if std::ptr::eq(list, LEXICON_LONG_WINDOWS) {
-        &sets[0]
-    } else {
-        &sets[1]
-    };
+/// The first of `list`'s windows the words name; `set` holds `list`'s index.
+fn window(
+    words: &Words,
+    set: &OnceLock<Literals>,
+    list: &'static [&'static str],
+) -> Option<&'static str> {
+    let set = set.get_or_init(|| Literals::new(list.iter().copied()));
     [&words.ids, &words.prose]
         .iter()
         .find_map(|t| set.find_all(t).first().map(|&(_, _, i)| list[i].trim()))
