@@ -9,7 +9,7 @@ import httpx
 from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
 
-from mcp_errors import ToolError, tool_errors
+from mcp_errors import ToolError, with_errors
 
 NOW = "2025-10-27T14:32:15Z"
 
@@ -27,13 +27,13 @@ def build_server(logs: list) -> MCPServer:
     port = _closed_port()
 
     @server.tool()
-    @tool_errors("fetch_page", logger=logs.append, now=NOW, error_id="err_0001")
+    @with_errors("fetch_page", logger=logs.append, now=NOW, error_id="err_0001")
     def fetch_page(url: str) -> str:
         socket.create_connection(("127.0.0.1", port), timeout=2)
         return "unreachable"
 
     @server.tool()
-    @tool_errors("search_patterns", profile="tool-error-v1", format="both", mask=False, logger=False)
+    @with_errors("search_patterns", profile="tool-error-v1", format="both", mask=False, logger=False)
     async def search_patterns(q: str) -> str:
         def handler(request):
             return httpx.Response(401, json={"message": "Bad credentials"})
@@ -44,7 +44,7 @@ def build_server(logs: list) -> MCPServer:
         return "unreachable"
 
     @server.tool()
-    @tool_errors("gapfill_model", profile="rpc-envelope", format="json", now=NOW, logger=False)
+    @with_errors("gapfill_model", profile="rpc-envelope", format="json", now=NOW, logger=False)
     async def gapfill_model(model_id: str) -> str:
         raise ToolError(
             "Gapfilling could not find solution to enable growth in specified media",
@@ -54,7 +54,7 @@ def build_server(logs: list) -> MCPServer:
         )
 
     @server.tool()
-    @tool_errors("parse_date", profile="text", logger=False)
+    @with_errors("parse_date", profile="text", logger=False)
     def parse_date(text: str) -> str:
         import datetime
 

@@ -6,7 +6,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
-from mcp_errors import ToolError, tool_errors
+from mcp_errors import ToolError, with_errors
 
 exporter = InMemorySpanExporter()
 provider = TracerProvider()
@@ -18,7 +18,7 @@ def test_a_failure_sets_the_current_span_to_error_with_code_event_and_tool():
     exporter.clear()
     records: list = []
 
-    @tool_errors("report", logger=records.append)
+    @with_errors("report", logger=records.append)
     def report() -> str:
         raise KeyError("api_key=sk-live-0123456789abcdefghij")
 
@@ -40,7 +40,7 @@ def test_a_failure_sets_the_current_span_to_error_with_code_event_and_tool():
 def test_without_logging_the_span_is_still_annotated_and_without_a_span_nothing_changes():
     exporter.clear()
 
-    @tool_errors("weather", logger=False)
+    @with_errors("weather", logger=False)
     def weather() -> str:
         raise ToolError("No city named Atlantis", code="NOT_FOUND")
 

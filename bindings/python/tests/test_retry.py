@@ -15,7 +15,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, REQUEST_TIMEOUT
 
-from mcp_errors import ErrorCode, RetryOutcome, RetryPolicy, call_tool_with_retry, install
+from mcp_errors import ErrorCode, RetryOutcome, RetryPolicy, call_tool_with_retry, with_server_errors
 from mcp_errors.fastmcp import ErrorMiddleware
 
 
@@ -29,7 +29,7 @@ class Upstream(Exception):
 
 
 def _server(calls: Counter) -> MCPServer:
-    """An MCPServer with `install`: each tool counts its calls in `calls`."""
+    """An MCPServer with `with_server_errors`: each tool counts its calls in `calls`."""
     server = MCPServer("upstream")
 
     @server.tool()
@@ -64,7 +64,7 @@ def _server(calls: Counter) -> MCPServer:
         calls["bad_params"] += 1
         raise MCPError(INVALID_PARAMS, "city must be a city")
 
-    return install(server, logger=False)
+    return with_server_errors(server, logger=False)
 
 
 

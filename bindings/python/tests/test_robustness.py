@@ -166,7 +166,7 @@ def test_calls_leak_no_native_memory():
         assert grown < 4, f"{name}: {grown} bytes per call"
 
 
-def test_tool_errors_record_and_result_share_one_time_and_error_id():
+def test_with_errors_record_and_result_share_one_time_and_error_id():
     """The log record and the result of one failure belong together: the same error id,
     code and time."""
 
@@ -176,7 +176,7 @@ def test_tool_errors_record_and_result_share_one_time_and_error_id():
 
     records: list[dict] = []
 
-    @mcp_errors.tool_errors("weather", logger=records.append, profile="canonical")
+    @mcp_errors.with_errors("weather", logger=records.append, profile="canonical")
     def tool():
         raise Upstream("upstream said slow down")
 

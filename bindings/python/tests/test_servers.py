@@ -1,4 +1,4 @@
-"""One line per server: FastMCP's middleware and `install` for the `mcp` SDK's MCPServer, each
+"""One line per server: FastMCP's middleware and `with_server_errors` for the `mcp` SDK's MCPServer, each
 with its own real client; the frameworks' own errors honoured; one name for the tool."""
 
 import asyncio
@@ -14,7 +14,7 @@ from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
 
-from mcp_errors import install, to_raw_error, tool_errors
+from mcp_errors import install, to_raw_error, tool_errors, with_errors, with_server_errors
 from mcp_errors.fastmcp import ErrorMiddleware
 
 NOW = "2025-10-27T14:32:15Z"
@@ -112,17 +112,17 @@ def _mcpserver(logs: list) -> MCPServer:
     def crash(city: str) -> str:
         raise KeyError(f"secret-internal-{city}")
 
-    install(server, profile="rpc-envelope", format="json", now=NOW, logger=logs.append,
+    with_server_errors(server, profile="rpc-envelope", format="json", now=NOW, logger=logs.append,
             tools={"forecast": {"profile": "text", "format": "markdown"}})
 
-    @server.tool()  # registered after install: covered too
+    @server.tool()  # registered after with_server_errors: covered too
     def forecast(city: str) -> str:
         raise SDKToolError(f"No city named {city}")
 
     return server
 
 
-def test_install_covers_an_mcpserver_with_its_real_client():
+def test_with_server_errors_covers_an_mcpserver_with_its_real_client():
     logs: list = []
 
     async def run():
@@ -144,8 +144,68 @@ def test_install_covers_an_mcpserver_with_its_real_client():
     assert "secret-internal-z" in json.dumps(logs[0])
 
 
+def test_the_deprecated_names_warn_and_behave_the_same():
+    """`tool_errors` and `install` are the old names of `with_errors` and `with_server_errors`."""
+    with pytest.warns(DeprecationWarning, match=r"tool_errors\(\) is deprecated: use with_errors\(\)"):
+
+        @tool_errors("old", logger=False, profile="mcp-tool-error", format="json", now=NOW, error_id="e1")
+        def old(q: str) -> str:
+            raise ValueError("nope")
+
+    @with_errors("old", logger=False, profile="mcp-tool-error", format="json", now=NOW, error_id="e1")
+    def new(q: str) -> str:
+        raise ValueError("nope")
+
+    assert old("x").model_dump() == new("x").model_dump()
+    assert old.__name__ == "old"
+
+    old_logs: list = []
+    new_logs: list = []
+    with pytest.warns(DeprecationWarning, match=r"install\(\) is deprecated: use with_server_errors\(\)"):
+        from_install = _mcpserver_with(install, old_logs)
+    from_new = _mcpserver_with(with_server_errors, new_logs)
+
+    async def run(server):
+        async with Client(server) as client:
+            return [await client.call_tool(n, a) for n, a in [("crash", {"city": "z"}), ("forecast", {"city": "Atlantis"})]]
+
+    assert [r.model_dump() for r in asyncio.run(run(from_install))] == [r.model_dump() for r in asyncio.run(run(from_new))]
+    assert old_logs == new_logs and len(new_logs) == 2
+
+
+def _mcpserver_with(wrap, logs: list) -> MCPServer:
+    server = MCPServer("weather")
+
+    @server.tool()
+    def crash(city: str) -> str:
+        raise KeyError(f"secret-internal-{city}")
+
+    @server.tool()
+    def forecast(city: str) -> str:
+        raise SDKToolError(f"No city named {city}")
+
+    return wrap(server, profile="rpc-envelope", format="json", now=NOW, error_id="e2", logger=logs.append,
+                tools={"forecast": {"profile": "text", "format": "markdown"}})
+
+
+def test_with_server_errors_adds_the_middleware_to_a_fastmcp_server():
+    logs: list = []
+    mcp = FastMCP("weather", mask_error_details=True)
+
+    @mcp.tool
+    def crash(city: str) -> str:
+        raise KeyError(f"secret-internal-{city}")
+
+    assert with_server_errors(mcp, profile="mcp-tool-error", format="json", logger=logs.append) is mcp
+    assert [type(m) for m in mcp.middleware if isinstance(m, ErrorMiddleware)] == [ErrorMiddleware]
+    (crash,) = _call_fastmcp(mcp, [("crash", {"city": "x"})])
+    assert crash.is_error and _json(crash)["code"] == "INTERNAL_ERROR"
+    assert "secret-internal" not in json.dumps(_json(crash))
+    assert [r["tool"] for r in logs] == ["crash"]
+
+
 def test_one_name_for_the_tool_and_the_old_spelling_still_works():
-    @tool_errors(logger=False, profile="mcp-tool-error", format="json")
+    @with_errors(logger=False, profile="mcp-tool-error", format="json")
     def lookup(q: str) -> str:
         raise ValueError("nope")
 
@@ -157,7 +217,11 @@ def test_one_name_for_the_tool_and_the_old_spelling_still_works():
         def legacy() -> str:
             raise ValueError("old")
 
-    assert any(issubclass(w.category, DeprecationWarning) for w in caught)
+    assert [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)] == [
+        "tool_errors() is deprecated: use with_errors()",
+        "tool_errors(tool=…) is deprecated: use tool_name=…",
+    ]
+    assert all(w.filename == __file__ for w in caught)
     assert legacy().is_error
 
 
@@ -165,7 +229,7 @@ def test_one_name_for_the_tool_and_the_old_spelling_still_works():
 def test_the_decorator_names_the_tool_after_the_function(name):
     logs: list = []
 
-    @tool_errors(logger=logs.append)
+    @with_errors(logger=logs.append)
     def lookup(q: str) -> str:
         raise ValueError("nope")
 
@@ -188,7 +252,7 @@ def test_fastmcp_middleware_over_streamable_http():
     assert [r["tool"] for r in logs] == ["forecast"]
 
 
-def test_install_over_streamable_http():
+def test_with_server_errors_over_streamable_http():
     logs: list = []
     with served(_mcpserver(logs).streamable_http_app()) as url:
 

@@ -6,12 +6,12 @@ hosted here by wasmtime: the same component, and the same bytes, as every
 other host.
 
     from mcp.server.mcpserver import MCPServer
-    from mcp_errors import tool_errors, ToolError
+    from mcp_errors import with_errors, ToolError
 
     server = MCPServer("weather")
 
     @server.tool()
-    @tool_errors("forecast")
+    @with_errors("forecast")
     async def forecast(city: str) -> str:
         if city == "Atlantis":
             raise ToolError(f"No city named {city}", code="NOT_FOUND")
@@ -61,6 +61,8 @@ __all__ = [
     "to_raw_error",
     "to_tool_result",
     "tool_errors",
+    "with_errors",
+    "with_server_errors",
 ]
 
 def __getattr__(name: str) -> Any:
@@ -503,24 +505,129 @@ def _annotate_span(span: Any, record: dict[str, Any], exc: BaseException) -> Non
     record["span_id"] = format(ctx.span_id, "016x")
 
 
-def tool_errors(
+def _option_names() -> tuple[str, ...]:
+    """The render options every wrapper takes (the keyword parameters of `_options`)."""
+    return tuple(inspect.signature(_options).parameters)
+
+
+def _unknown_option(key: Any, where: str = "") -> McpErrorsError:
+    return McpErrorsError(
+        "invalid_option", f"{where}unknown option {key!r}; expected one of: {', '.join(_option_names())}"
+    )
+
+
+def _check_options(options: Mapping[str, Any], hints: Mapping[str, Any] | None = None, where: str = "") -> None:
+    """A wrapper's options checked when it is built, by the conversion `_options` makes and
+    one render of a tiny raw error (with the hints) through the engine: a bad option raises
+    `McpErrorsError("invalid_option", …)` naming it now, instead of every later failure
+    rendering "mcp-errors could not normalize the error"."""
+    if hints is not None and not isinstance(hints, Mapping):
+        raise McpErrorsError("invalid_option", f"{where}hints must be a mapping of hint names to values")
+    raw = _dumps(to_raw_error({"message": "x"}, **(hints or {})))  # unknown hints raise here
+
+    def attempt(opts: Mapping[str, Any]) -> None:
+        try:
+            render_json(raw, **opts)
+        except TypeError as e:  # an unknown keyword, or a value JSON cannot hold
+            unknown = [k for k in opts if k not in _option_names()]
+            if unknown:
+                raise _unknown_option(unknown[0], where) from None
+            raise McpErrorsError("invalid_option", str(e)) from None
+
+    try:
+        attempt(options)
+    except McpErrorsError as whole:
+        if whole.kind != "invalid_option" or whole.message.startswith(f"{where}unknown option "):
+            raise
+        # Name the option: the first one that fails on its own.
+        for key in options:
+            try:
+                attempt({key: options[key]})
+            except McpErrorsError as e:
+                raise McpErrorsError("invalid_option", f"{where}option {key!r}: {e.message}") from None
+        raise McpErrorsError("invalid_option", f"{where}{whole.message}") from None
+
+
+def _check_logger(logger: Any) -> None:
+    if logger is not None and logger is not False and not callable(logger):
+        raise McpErrorsError("invalid_option", "logger must be a callable taking the log record, None or False")
+
+
+def _check_tools(tools: Any, options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per-tool options: each tool's, on top of the server-wide ones, checked as those are."""
+    if tools is None:
+        return {}
+    if not isinstance(tools, Mapping):
+        raise McpErrorsError("invalid_option", "tools must map a tool's name to its options")
+    out: dict[str, dict[str, Any]] = {}
+    for name, per_tool in tools.items():
+        where = f"tools[{name!r}]: "
+        if not isinstance(per_tool, Mapping):
+            raise McpErrorsError("invalid_option", f"{where}the options must be a mapping")
+        _check_options({**options, **per_tool}, where=where)
+        out[name] = dict(per_tool)
+    return out
+
+
+_ACCEPTS_NOTHING: dict[str, Any] = {"not": {}}
+"""The output schema passed for a tool whose declared schema cannot be read: it accepts
+nothing, so the error object never lands in `structuredContent`."""
+
+
+def _schema_option(schema: Any) -> Mapping[str, Any] | None:
+    """A tool's declared output schema as the `output_schema` option: None when it declares
+    none, the schema when it is a JSON object, else one that accepts nothing."""
+    if schema is None:
+        return None
+    if isinstance(schema, Mapping):
+        try:
+            json.dumps(schema, allow_nan=False)
+            return schema
+        except (TypeError, ValueError):
+            pass
+    return _ACCEPTS_NOTHING
+
+
+def _with_schema(options: Mapping[str, Any], schema: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The tool's declared output schema wins over an `output_schema` option: the error
+    result must satisfy the schema clients check it against."""
+    return dict(options) if schema is None else {**options, "output_schema": schema}
+
+
+async def _mcpserver_output_schema(server: Any, name: str) -> Mapping[str, Any] | None:
+    """The output schema tool `name` of an `mcp` SDK MCPServer declares (its tool manager's
+    `Tool.output_schema`, else what `list_tools()` says). Never raises."""
+    try:
+        manager = getattr(server, "_tool_manager", None)
+        if manager is not None and callable(getattr(manager, "get_tool", None)):
+            tool = manager.get_tool(name)
+            return None if tool is None else _schema_option(tool.output_schema)
+        list_tools = getattr(server, "list_tools", None)
+        if not callable(list_tools):
+            return None  # not a server that declares schemas
+        for tool in await list_tools():
+            if getattr(tool, "name", None) == name:
+                return _schema_option(getattr(tool, "output_schema", None))
+        return None
+    except Exception:
+        return _ACCEPTS_NOTHING  # unknowable: no structuredContent rather than a broken one
+
+
+def with_errors(
     tool_name: str | None = None,
     *,
     hints: Mapping[str, Any] | None = None,
     logger: Callable[[dict[str, Any]], None] | None | Literal[False] = None,
-    tool: str | None = None,
     **options: Any,
 ) -> Callable[[F], F]:
     """Decorate a tool (sync or async) of the `mcp` SDK's servers: anything it raises becomes
     a normalized error result, and a log record (never masked) with the same error id goes to
     `logger` (default: the `mcp_errors` logging logger, at ERROR). The tool's name defaults to
     the function's. The signature is kept, so the server still derives the tool's input
-    schema from it. (`tool=` is the old spelling of `tool_name=`, deprecated.)"""
-    if tool is not None:
-        import warnings
-
-        warnings.warn("tool_errors(tool=…) is deprecated: use tool_name=…", DeprecationWarning, stacklevel=2)
-        tool_name = tool_name or tool
+    schema from it. The options are checked now: a bad one raises `McpErrorsError` with kind
+    `invalid_option`. A tool that declares an output schema passes it as `output_schema=`."""
+    _check_options(options, hints)
+    _check_logger(logger)
 
     def decorate(fn: F) -> F:
         name = tool_name or options.get("tool_name") or getattr(fn, "__name__", None)
@@ -551,9 +658,80 @@ def tool_errors(
     return decorate
 
 
+def tool_errors(
+    tool_name: str | None = None,
+    *,
+    hints: Mapping[str, Any] | None = None,
+    logger: Callable[[dict[str, Any]], None] | None | Literal[False] = None,
+    tool: str | None = None,
+    **options: Any,
+) -> Callable[[F], F]:
+    """Deprecated: the old name of `with_errors` (same behaviour). `tool=` is the old
+    spelling of `tool_name=`, deprecated too."""
+    import warnings
+
+    warnings.warn("tool_errors() is deprecated: use with_errors()", DeprecationWarning, stacklevel=2)
+    if tool is not None:
+        warnings.warn("tool_errors(tool=…) is deprecated: use tool_name=…", DeprecationWarning, stacklevel=2)
+        tool_name = tool_name or tool
+    return with_errors(tool_name, hints=hints, logger=logger, **options)
+
+
 def _is_protocol_error(exc: BaseException) -> bool:
     """The SDKs' `MCPError` / `McpError`: a JSON-RPC error, passed on as one."""
     return any(c.__name__ in ("MCPError", "McpError") for c in type(exc).__mro__)
+
+
+def _is_fastmcp(server: Any) -> bool:
+    """A FastMCP server (without importing FastMCP)."""
+    return any(c.__name__ == "FastMCP" and c.__module__.split(".")[0] == "fastmcp" for c in type(server).__mro__)
+
+
+def with_server_errors(
+    server: Any,
+    *,
+    hints: Mapping[str, Any] | None = None,
+    logger: Callable[[dict[str, Any]], None] | None | Literal[False] = None,
+    tools: Mapping[str, Mapping[str, Any]] | None = None,
+    **options: Any,
+) -> Any:
+    """Server-wide: any tool's failure becomes the error result these options describe, named
+    after the tool the request called, with a log record as in `with_errors`. `tools` maps a
+    tool's name to its own options, on top of these. A protocol error (`MCPError`) stays one.
+    A tool that declares an output schema gets `structuredContent` only when the error object
+    satisfies it (else the JSON goes in a content block). The options are checked now.
+    Returns `server`.
+
+    - the `mcp` SDK's `MCPServer` (tools registered before or after): its `call_tool` is wrapped;
+    - a FastMCP server: `ErrorMiddleware(**options)` is added to it (`add_middleware`).
+
+        server = with_server_errors(MCPServer("weather"), profile="tool-error-v1")
+    """
+    if _is_fastmcp(server):
+        from .fastmcp import ErrorMiddleware
+
+        server.add_middleware(ErrorMiddleware(hints=hints, logger=logger, tools=tools, **options))
+        return server
+    _check_options(options, hints)
+    _check_logger(logger)
+    overrides = _check_tools(tools, options)
+    call_tool = getattr(server, "call_tool", None)
+    if not callable(call_tool):
+        raise McpErrorsError(
+            "invalid_option", f"with_server_errors takes an mcp MCPServer or a FastMCP server, not {type(server).__qualname__}"
+        )
+
+    async def call_tool_with_errors(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await call_tool(name, arguments, context)
+        except Exception as exc:
+            if _is_protocol_error(exc):
+                raise
+            per_tool = _with_schema({**options, **overrides.get(name, {})}, await _mcpserver_output_schema(server, name))
+            return _as_sdk_result(_error_result(exc, name, hints, logger, per_tool), False)
+
+    server.call_tool = call_tool_with_errors
+    return server
 
 
 def install(
@@ -564,27 +742,11 @@ def install(
     tools: Mapping[str, Mapping[str, Any]] | None = None,
     **options: Any,
 ) -> Any:
-    """Server-wide, for the `mcp` SDK's `MCPServer` (tools registered before or after): any
-    tool's failure becomes the error result these options describe, named after the tool the
-    request called, with a log record as in `tool_errors`. `tools` maps a tool's name to its
-    own options, on top of these. A protocol error (`MCPError`) stays one. Returns `server`.
+    """Deprecated: the old name of `with_server_errors` (same behaviour). Returns `server`."""
+    import warnings
 
-        server = install(MCPServer("weather"), profile="tool-error-v1")
-    """
-    call_tool = server.call_tool
-    overrides = dict(tools or {})
-
-    async def call_tool_with_errors(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        try:
-            return await call_tool(name, arguments, context)
-        except Exception as exc:
-            if _is_protocol_error(exc):
-                raise
-            per_tool = {**options, **overrides.get(name, {})}
-            return _as_sdk_result(_error_result(exc, name, hints, logger, per_tool), False)
-
-    server.call_tool = call_tool_with_errors
-    return server
+    warnings.warn("install() is deprecated: use with_server_errors()", DeprecationWarning, stacklevel=2)
+    return with_server_errors(server, hints=hints, logger=logger, tools=tools, **options)
 
 
 def taxonomy() -> list[dict[str, Any]]:
