@@ -287,16 +287,67 @@ def _surely_not_an_error(value: Any) -> bool:
     )
 
 
-def _result_value(result: Any) -> Any:
-    """The `mcp` SDK's models (`CallToolResult`, `JSONRPCError`, …) as the JSON they are on the
-    wire; `McpError` as its JSON-RPC error; anything else as it is."""
-    dump = getattr(result, "model_dump", None)
+class _NotAResult:
+    """What `_result_value` answers for an object that is no tool result: why, for the evidence."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _kind_name(value: Any) -> str:
+    cls = type(value)
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _model_json(value: Any) -> Any:
+    """A pydantic model (the SDKs' content blocks and results) as its wire JSON."""
+    dump = getattr(value, "model_dump", None)
     if callable(dump):
         return dump(by_alias=True, exclude_none=True, mode="json")
-    error = getattr(result, "error", None)
-    if isinstance(result, Exception) and callable(getattr(error, "model_dump", None)):
-        return error.model_dump(by_alias=True, exclude_none=True, mode="json")
-    return result
+    raise TypeError(f"Object of type {_kind_name(value)} is not JSON serializable")
+
+
+def _result_value(result: Any) -> Any:
+    """What a client holds after a tool call, as the JSON it is on the wire:
+    - the `mcp` SDK's models (`CallToolResult`, `JSONRPCError`, …) and `MCPError` (its error);
+    - FastMCP's `Client.call_tool` `CallToolResult` (a dataclass: `content`,
+      `structured_content`, `meta`, `is_error`);
+    - the `ToolError` FastMCP's `Client.call_tool` raises for an error result: its message is
+      the result's first text block;
+    - JSON values as they are. Anything else is a `_NotAResult`."""
+    if isinstance(result, (Mapping, list, str, int, float, bool, type(None))):
+        return result
+    if callable(getattr(result, "model_dump", None)):
+        return _model_json(result)
+    if isinstance(result, BaseException):
+        error = getattr(result, "error", None)
+        if callable(getattr(error, "model_dump", None)):
+            return _model_json(error)
+        if ("fastmcp.exceptions", "ToolError") in {(c.__module__, c.__qualname__) for c in type(result).__mro__}:
+            return {"content": [{"type": "text", "text": _message_of(result)}], "isError": True}
+        return _NotAResult(f"not a tool result: a raised {_kind_name(result)}")
+    if all(hasattr(result, field) for field in ("content", "structured_content", "is_error")):
+        content = result.content
+        value: dict[str, Any] = {
+            "content": [block if isinstance(block, Mapping) else _model_json(block) for block in content]
+            if isinstance(content, (list, tuple))
+            else content
+        }
+        if result.structured_content is not None:
+            value["structuredContent"] = result.structured_content
+        meta = getattr(result, "meta", None)
+        if meta:
+            value["_meta"] = meta
+        value["isError"] = result.is_error
+        return value
+    return _NotAResult(f"not a tool result: {_kind_name(result)}")
+
+
+def _message_of(exc: BaseException) -> str:
+    try:
+        return str(exc)
+    except Exception:
+        return ""
 
 
 def parse_result(
@@ -309,19 +360,27 @@ def parse_result(
     """Read a tool call's result back into the canonical error (code, category, retryable,
     retry_after_ms, message, what the dialect carries, and evidence naming the dialect), or None
     when it is not an error. Takes the `mcp` SDK's `CallToolResult` (or any of its models), an
-    `McpError`, or a dict. Never raises for the result: one that cannot be read is an UNKNOWN,
-    non-retryable error whose evidence says why."""
-    value = _result_value(result)
+    `MCPError`, FastMCP's client `CallToolResult` (`Client.call_tool(…, raise_on_error=False)`)
+    or the `ToolError` its `Client.call_tool` raises, or a dict. Never raises for the result:
+    one that cannot be read is an UNKNOWN, non-retryable error whose evidence says why."""
+    try:
+        value = _result_value(result)
+    except Exception as e:  # a model or block that cannot be dumped
+        return _unreadable(f"invalid_input: {e}")
+    if isinstance(value, _NotAResult):
+        return _unreadable(f"invalid_input: {value.why}")
     if _surely_not_an_error(value):
         return None
     try:
-        out = parse_result_json(_dumps(value), now=now, limits=limits, rules=rules)
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_model_json)
+    except (TypeError, ValueError) as e:  # not JSON-serializable
+        return _unreadable(f"invalid_input: {e}")
+    try:
+        out = parse_result_json(text, now=now, limits=limits, rules=rules)
     except McpErrorsError as e:
         if e.kind == "invalid_option":
             raise
         return _unreadable(f"{e.kind}: {e.message}")
-    except (TypeError, ValueError) as e:  # not JSON-serializable
-        return _unreadable(f"invalid_input: {e}")
     return None if out is None else NormalizedError.from_dict(json.loads(out))
 
 
