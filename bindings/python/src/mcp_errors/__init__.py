@@ -517,7 +517,7 @@ def _error_result(
     try:
         record = json.loads(record_text)
         if span is not None:
-            _annotate_span(span, record, exc)
+            _annotate_span(span, record, exc, lambda: _classified(raw, result_options))
         if logger is None:
             import logging
 
@@ -543,22 +543,54 @@ def _active_span() -> Any:
         return None
 
 
-def _annotate_span(span: Any, record: dict[str, Any], exc: BaseException) -> None:
-    """The failure on the span (status ERROR, `error.type` the canonical code, an `exception`
-    event with the redacted message, the MCP / GenAI tool attributes), and the span's ids on
-    the log record."""
+def _classified(raw: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical object of `raw` classified as the render did (same time, limits, rules)."""
+    return json.loads(  # type: ignore[no-any-return]
+        classify_json(raw, now=options.get("now"), limits=options.get("limits"), rules=options.get("rules"))
+    )
+
+
+def _exception_type(exc: BaseException) -> str:
+    """The class of what failed, fully qualified (builtins bare): the tool's own exception
+    inside the frameworks' wrappers (FastMCP's "Error calling tool …" `ToolError`, the SDK's
+    `UnexpectedToolError` / `ToolError`), as the raw error reads it."""
+    from ._convert import _unwrapped
+
+    return _kind_name(_unwrapped(exc)[0])
+
+
+def _annotate_span(
+    span: Any, record: dict[str, Any], exc: BaseException, classified: Callable[[], Mapping[str, Any]]
+) -> None:
+    """The failure on the span: status ERROR; `error.type` `tool_error`, as the MCP semantic
+    conventions ask for a tool call whose result is an error; vendor attributes no SDK
+    overwrites (`mcp_errors.code` the canonical code, `mcp_errors.retryable`,
+    `mcp_errors.retry_after_ms`, `mcp_errors.error_id`); an `exception` event with the tool's
+    own exception class and the redacted message; the MCP / GenAI tool attributes. The
+    span's ids go on the log record. `classified` gives the canonical object when the log
+    record does not carry it (the rpc-envelope profile's record is seed 004's)."""
     from opentelemetry.trace import Status, StatusCode
 
-    code = str(record.get("code") or record.get("error_code") or "UNKNOWN")
+    facts: Mapping[str, Any] = record
+    if not isinstance(record.get("code"), str) or not isinstance(record.get("retryable"), bool):
+        facts = classified()
+    code = str(facts.get("code") or "UNKNOWN")
     message = record.get("message") if isinstance(record.get("message"), str) else code
     tool = record.get("tool") or record.get("tool_name")
     span.set_status(Status(StatusCode.ERROR, message))
-    span.set_attribute("error.type", code)
+    span.set_attribute("error.type", "tool_error")
+    span.set_attribute("mcp_errors.code", code)
+    span.set_attribute("mcp_errors.retryable", bool(facts.get("retryable")))
+    delay = facts.get("retry_after_ms")
+    if isinstance(delay, int) and not isinstance(delay, bool):
+        span.set_attribute("mcp_errors.retry_after_ms", delay)
+    if isinstance(record.get("error_id"), str):
+        span.set_attribute("mcp_errors.error_id", record["error_id"])
     if isinstance(tool, str):
         span.set_attribute("gen_ai.tool.name", tool)
     span.set_attribute("gen_ai.operation.name", "execute_tool")
     span.set_attribute("mcp.method.name", "tools/call")
-    span.add_event("exception", {"exception.type": type(exc).__qualname__, "exception.message": message})
+    span.add_event("exception", {"exception.type": _exception_type(exc), "exception.message": message})
     ctx = span.get_span_context()
     record["trace_id"] = format(ctx.trace_id, "032x")
     record["span_id"] = format(ctx.span_id, "016x")
