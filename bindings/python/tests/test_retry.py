@@ -15,7 +15,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, REQUEST_TIMEOUT
 
-from mcp_errors import ErrorCode, RetryOutcome, RetryPolicy, call_tool_with_retry, with_server_errors
+from mcp_errors import ErrorCode, RetryEvent, RetryOutcome, RetryPolicy, call_tool_with_retry, with_server_errors
 from mcp_errors.fastmcp import ErrorMiddleware
 
 
@@ -100,8 +100,14 @@ def _call(new_client, name, arguments=None, policy=None) -> tuple[RetryOutcome, 
 
 
 def _recorder():
+    """`on_retry` keeping each `RetryEvent` as (attempt, delay_ms, error)."""
     seen: list = []
-    return seen, (lambda attempt, delay_ms, error: seen.append((attempt, delay_ms, error)))
+
+    def on_retry(event: RetryEvent) -> None:
+        assert isinstance(event, RetryEvent)
+        seen.append((event.attempt, event.delay_ms, event.error))
+
+    return seen, on_retry
 
 
 def test_rate_limited_twice_then_success_waits_the_capped_retry_after(connect):
@@ -109,7 +115,7 @@ def test_rate_limited_twice_then_success_waits_the_capped_retry_after(connect):
     seen, on_retry = _recorder()
     outcome, took = _call(new_client, "flaky", {"city": "Paris"}, RetryPolicy(max_delay_ms=50, on_retry=on_retry))
     assert calls["flaky"] == 3
-    assert outcome.error is None and outcome.raised is None and outcome.attempts == 3
+    assert outcome.error is None and outcome.protocol_error is None and outcome.attempts == 3
     assert not outcome.result.is_error and outcome.result.content[0].text == "sunny in Paris"
     # Retry-After: 2 is read as 2000 ms, and capped at max_delay_ms.
     assert [(a, d, e.code, e.retry_after_ms) for a, d, e in seen] == [
@@ -125,7 +131,7 @@ def test_a_non_retryable_error_is_called_once(connect):
     outcome, _ = _call(new_client, "missing", policy=RetryPolicy(on_retry=on_retry))
     assert calls["missing"] == 1 and outcome.attempts == 1 and seen == []
     assert outcome.error.code is ErrorCode.NOT_FOUND and not outcome.error.retryable
-    assert outcome.result.is_error and outcome.raised is None
+    assert outcome.result.is_error and outcome.protocol_error is None
 
 
 def test_an_unknown_tool_is_not_retried(connect):
@@ -234,16 +240,16 @@ def test_cancelling_the_task_during_a_wait_stops_it_at_once():
 def test_a_raised_protocol_error_is_read_retried_and_returned_not_raised():
     calls: Counter = Counter()
     server = _server(calls)
-    # Retryable (the SDK's REQUEST_TIMEOUT): retried, and the last one is in `raised`.
+    # Retryable (the SDK's REQUEST_TIMEOUT): retried, and the last one is in `protocol_error`.
     outcome, _ = _call(lambda: Client(server), "timing_out", policy=RetryPolicy(base_delay_ms=5))
     assert calls["timing_out"] == 3 and outcome.attempts == 3
-    assert isinstance(outcome.raised, MCPError) and outcome.result is None
+    assert isinstance(outcome.protocol_error, MCPError) and outcome.result is None
     assert outcome.error.code is ErrorCode.TIMEOUT and outcome.error.retryable
 
     # Not retryable (INVALID_PARAMS): one call, returned too.
     outcome, _ = _call(lambda: Client(server), "bad_params", policy=RetryPolicy(base_delay_ms=5))
     assert calls["bad_params"] == 1 and outcome.attempts == 1
-    assert isinstance(outcome.raised, MCPError) and outcome.raised.message == "city must be a city"
+    assert isinstance(outcome.protocol_error, MCPError) and outcome.protocol_error.message == "city must be a city"
     assert outcome.error.code is ErrorCode.INVALID_ARGUMENT and not outcome.error.retryable
 
 
@@ -290,3 +296,41 @@ def test_other_exceptions_propagate_and_the_policy_is_checked():
     for bad in ({"max_attempts": 0}, {"max_attempts": 1.5}, {"base_delay_ms": -1}, {"max_elapsed_ms": float("nan")}):
         with pytest.raises(ValueError):
             RetryPolicy(**bad)
+
+
+def test_the_old_three_parameter_on_retry_and_raised_still_work_with_a_warning():
+    import dataclasses
+    import warnings
+
+    import mcp_errors.retry
+
+    calls: Counter = Counter()
+    server = _server(calls)
+    seen: list = []
+    with pytest.warns(DeprecationWarning, match="on_retry\\(attempt, delay_ms, error\\) is deprecated") as caught:
+        policy = RetryPolicy(max_delay_ms=5, on_retry=lambda attempt, delay_ms, error: seen.append((attempt, delay_ms, error.code)))
+    assert caught[0].filename == __file__
+    outcome, _ = _call(lambda: Client(server), "flaky", {"city": "Paris"}, policy)
+    assert outcome.error is None and seen == [(1, 5.0, ErrorCode.RATE_LIMITED), (2, 5.0, ErrorCode.RATE_LIMITED)]
+
+    # One parameter, or a callable that takes anything: the RetryEvent, no warning.
+    events: list = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        RetryPolicy(on_retry=events.append)
+        RetryPolicy(on_retry=lambda *args: events.append(args))
+        RetryPolicy(on_retry=lambda event, extra=None: None)
+    outcome, _ = _call(lambda: Client(server), "throttled", None, RetryPolicy(max_attempts=2, max_delay_ms=5, on_retry=events.append))
+    (event,) = events
+    assert (event.attempt, event.delay_ms, event.error.code, event.error.retry_after_ms) == (1, 5.0, ErrorCode.RATE_LIMITED, 2000)
+    assert outcome.attempts == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.attempt = 2
+    assert mcp_errors.retry.RetryEvent is RetryEvent and "RetryEvent" in mcp_errors.retry.__all__
+
+    # `raised`, the old name of `protocol_error`: read-only, with a warning.
+    outcome, _ = _call(lambda: Client(server), "bad_params", policy=RetryPolicy(base_delay_ms=5))
+    with pytest.warns(DeprecationWarning, match="RetryOutcome.raised is deprecated: use protocol_error"):
+        assert outcome.raised is outcome.protocol_error and isinstance(outcome.protocol_error, MCPError)
+    with pytest.raises(AttributeError):
+        outcome.raised = None

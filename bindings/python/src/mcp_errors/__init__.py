@@ -37,7 +37,7 @@ from ._convert import ToolError, to_raw_error
 from ._engine import ENGINE, McpErrorsError
 
 if typing.TYPE_CHECKING:  # at run time, `__getattr__` imports them when first used
-    from .retry import RetryOutcome, RetryPolicy, call_tool_with_retry
+    from .retry import RetryEvent, RetryOutcome, RetryPolicy, call_tool_with_retry
 
 __all__ = [
     "Category",
@@ -45,6 +45,7 @@ __all__ = [
     "McpErrorsError",
     "TOOL_FAILURE_META_KEY",
     "NormalizedError",
+    "RetryEvent",
     "RetryOutcome",
     "RetryPolicy",
     "ToolError",
@@ -73,7 +74,7 @@ def __getattr__(name: str) -> Any:
 
         return logging.getLogger("mcp_errors")
     # The client side's retry helpers: imported when first used (2-3 ms of a cold start).
-    if name in ("RetryOutcome", "RetryPolicy", "call_tool_with_retry"):
+    if name in ("RetryEvent", "RetryOutcome", "RetryPolicy", "call_tool_with_retry"):
         from . import retry
 
         return getattr(retry, name)

@@ -22,7 +22,21 @@ from typing import Any, Awaitable, Callable, Mapping
 # Imported on first use (the package's `__getattr__`), when these names are defined.
 from . import NormalizedError, _is_protocol_error, _unreadable, parse_result
 
-__all__ = ["RetryOutcome", "RetryPolicy", "call_tool_with_retry"]
+__all__ = ["RetryEvent", "RetryOutcome", "RetryPolicy", "call_tool_with_retry"]
+
+
+@dataclasses.dataclass(frozen=True)
+class RetryEvent:
+    """What `RetryPolicy.on_retry` receives before each wait.
+
+    - `attempt`: the attempt that failed (1-based).
+    - `delay_ms`: the wait about to start, in milliseconds.
+    - `error`: that attempt's `NormalizedError`.
+    """
+
+    attempt: int
+    delay_ms: float
+    error: NormalizedError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,9 +49,10 @@ class RetryPolicy:
     - `base_delay_ms`, `max_backoff_ms`: without a stated delay, the wait after attempt `n` is
       `random() * min(max_backoff_ms, base_delay_ms * 2**(n-1))` (exponential backoff, full jitter).
     - `max_delay_ms`: cap on a delay the error states (`retry_after_ms`, e.g. from `Retry-After`).
-    - `on_retry(attempt, delay_ms, error)`: called before each wait, with the attempt that failed
-      (1-based), the wait in milliseconds (a float) and its `NormalizedError`. What it raises
-      is not caught.
+    - `on_retry(event)`: called before each wait with a `RetryEvent` (the attempt that failed,
+      1-based; the wait in milliseconds, a float; its `NormalizedError`). What it raises is not
+      caught. A callable taking three positional parameters `(attempt, delay_ms, error)`, the
+      old form, is still called that way, with a `DeprecationWarning` when the policy is built.
     - `random`: a `() -> float` in [0, 1) for the jitter (default `random.random`), for tests.
     - `parse_options`: keyword options for `parse_result` (`rules`, `limits`): your own
       recognizer rules make a server's own errors retryable or not.
@@ -48,7 +63,7 @@ class RetryPolicy:
     base_delay_ms: float = 500
     max_backoff_ms: float = 10_000
     max_delay_ms: float = 30_000
-    on_retry: Callable[[int, float, NormalizedError], Any] | None = None
+    on_retry: Callable[[RetryEvent], Any] | Callable[[int, float, NormalizedError], Any] | None = None
     random: Callable[[], float] | None = None
     parse_options: Mapping[str, Any] | None = None
 
@@ -59,6 +74,45 @@ class RetryPolicy:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
                 raise ValueError(f"{name} must be a non-negative number of milliseconds, not {value!r}")
+        # Decided once: the old three-parameter form, or one `RetryEvent`.
+        object.__setattr__(self, "_legacy_on_retry", self.on_retry is not None and _takes_three(self.on_retry))
+        if self._legacy_on_retry:  # type: ignore[attr-defined]
+            import warnings
+
+            warnings.warn(
+                "on_retry(attempt, delay_ms, error) is deprecated: take one RetryEvent (event.attempt, "
+                "event.delay_ms, event.error)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+
+    def _notify(self, attempt: int, delay_ms: float, error: NormalizedError) -> None:
+        if self.on_retry is None:
+            return
+        if self._legacy_on_retry:  # type: ignore[attr-defined]
+            self.on_retry(attempt, delay_ms, error)  # type: ignore[call-arg]
+        else:
+            self.on_retry(RetryEvent(attempt=attempt, delay_ms=delay_ms, error=error))  # type: ignore[call-arg]
+
+
+def _takes_three(fn: Callable[..., Any]) -> bool:
+    """Whether `fn` is the old `on_retry(attempt, delay_ms, error)`: it accepts three positional
+    arguments and not one."""
+    import inspect
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):  # no signature to read: the current form
+        return False
+
+    def accepts(n: int) -> bool:
+        try:
+            sig.bind(*range(n))
+            return True
+        except TypeError:
+            return False
+
+    return accepts(3) and not accepts(1)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,13 +122,22 @@ class RetryOutcome:
     - `result`: the last attempt's result (the SDK's `CallToolResult`), None when it raised.
     - `error`: the last attempt's `NormalizedError`, None when the tool succeeded.
     - `attempts`: the calls made.
-    - `raised`: the protocol error (`MCPError` / `McpError`) the last attempt raised, else None.
+    - `protocol_error`: the protocol error (`MCPError` / `McpError`) the last attempt raised,
+      else None. (`raised` is its old, deprecated name.)
     """
 
     result: Any
     error: NormalizedError | None
     attempts: int
-    raised: BaseException | None = None
+    protocol_error: BaseException | None = None
+
+    @property
+    def raised(self) -> BaseException | None:
+        """Deprecated: the old name of `protocol_error`."""
+        import warnings
+
+        warnings.warn("RetryOutcome.raised is deprecated: use protocol_error", DeprecationWarning, stacklevel=2)
+        return self.protocol_error
 
 
 async def call_tool_with_retry(
@@ -97,8 +160,8 @@ async def call_tool_with_retry(
 
     A protocol error the call raises (the SDK's `MCPError`, `McpError` in older SDKs) is read
     like an error result and is never re-raised, even by the last attempt: the outcome has it
-    in `raised` (with `result` None and its reading in `error`), so every failure is looked at
-    in one place; `raise outcome.raised` re-raises it. Any other exception (a transport that
+    in `protocol_error` (with `result` None and its reading in `error`), so every failure is
+    looked at in one place; `raise outcome.protocol_error` re-raises it. Any other exception (a transport that
     failed, a `RuntimeError` of the SDK) is not retried and propagates unchanged, and so does
     cancellation: cancelling the calling task (asyncio or anyio) during a wait or a call stops
     it at once, with no further call.
@@ -127,12 +190,11 @@ async def call_tool_with_retry(
         if error is None:
             return RetryOutcome(result=result, error=None, attempts=attempt)
         if not error.retryable or attempt >= policy.max_attempts:
-            return RetryOutcome(result=result, error=error, attempts=attempt, raised=raised)
+            return RetryOutcome(result=result, error=error, attempts=attempt, protocol_error=raised)
         delay_ms = _delay_ms(policy, attempt, error, jitter)
         if (time.monotonic() - started) * 1000 + delay_ms > policy.max_elapsed_ms:
-            return RetryOutcome(result=result, error=error, attempts=attempt, raised=raised)
-        if policy.on_retry is not None:
-            policy.on_retry(attempt, delay_ms, error)
+            return RetryOutcome(result=result, error=error, attempts=attempt, protocol_error=raised)
+        policy._notify(attempt, delay_ms, error)
         await sleep(delay_ms / 1000)
 
 
