@@ -60,6 +60,7 @@ pub(crate) const KNOWN_FIELDS: &[&str] = &[
     "details",
     "suggestions",
     "expected",
+    "input_validated",
     "retryable",
     "retry_after_ms",
     "category",
@@ -149,6 +150,18 @@ pub(crate) fn classify_unsanitized(
     if window.is_some() {
         code = Code::QuotaExhausted;
     }
+    // A validation error (ZodError, pydantic's ValidationError) raised by a
+    // tool whose arguments the framework had already validated checked other
+    // data (an upstream payload, the tool's own): not the caller's input.
+    let inside = code == Code::InvalidArgument
+        && g.validation_class
+        && winner
+            .as_ref()
+            .is_some_and(|w| w.strength <= crate::signals::VALIDATION)
+        && matches!(root.field("input_validated"), Some(Value::Bool(true)));
+    if inside {
+        code = Code::Internal;
+    }
     let info = code.info();
 
     // Without evidence (`quiet`) the lines are empty: none is gathered.
@@ -158,7 +171,9 @@ pub(crate) fn classify_unsanitized(
         let all = &g.candidates;
         let mut agreeing: Vec<usize> = (0..all.len())
             .filter(|&i| {
-                all[i].code == code || (window.is_some() && all[i].code == Code::RateLimited)
+                all[i].code == code
+                    || (window.is_some() && all[i].code == Code::RateLimited)
+                    || (inside && all[i].code == Code::InvalidArgument)
             })
             .collect();
         // Strongest, then outermost, then first seen (`order` tells any two apart).
@@ -175,6 +190,11 @@ pub(crate) fn classify_unsanitized(
         if let Some(w) = &window {
             evidence.push(w.clone());
         }
+        if inside {
+            evidence.push(
+                "input_validated: raised inside the tool, not about the caller's input".into(),
+            );
+        }
     }
 
     let mut retryable = info.retryable;
@@ -186,11 +206,11 @@ pub(crate) fn classify_unsanitized(
     {
         retryable = r;
     }
-    if let Some(tls) = &g.tls {
+    for never in [&g.tls, &g.unresolved].into_iter().flatten() {
         if code == Code::NetworkError {
             retryable = false;
-            if !quiet && !evidence.contains(tls) {
-                evidence.push(tls.clone());
+            if !quiet && !evidence.contains(never) {
+                evidence.push(never.clone());
             }
         }
     }
@@ -427,7 +447,7 @@ fn text_of<'m>(node: &'m Map<'_>, key: &str) -> Option<&'m str> {
 fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
     let own = text_of(root, "message");
     let mut message: Cow<'_, str> = match (own, &g.body_message) {
-        (Some(m), Some(b)) if !is_wrapper_message(m) && !crate::text::contains(m, b) => {
+        (Some(m), Some(b)) if !is_wrapper_message(m) && !already_says(m, b) => {
             Cow::Owned([m, ": ", b].concat())
         }
         (Some(m), _) if !is_wrapper_message(m) => Cow::Borrowed(m),
@@ -467,6 +487,14 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
     } else {
         message.into_owned()
     }
+}
+
+/// Whether message `m` already says `b`, line ends aside: a message read back
+/// from a result has LF line ends where the upstream body it came from had
+/// CRLF (an Entra ID `error_description`).
+fn already_says(m: &str, b: &str) -> bool {
+    crate::text::contains(m, b)
+        || (b.contains('\r') && crate::text::contains(m, &b.replace("\r\n", "\n")))
 }
 
 fn join_message(outer: &str, inner: &str) -> String {

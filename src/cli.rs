@@ -29,7 +29,7 @@ usage:
   mcp-errors render [--profile P] [--format F] [--spec S] [--target T]
                     [--now RFC3339] [--id ID] [--tool NAME] [--output-schema JSON]
                     [--extra-fields JSON] [--limits JSON] [--rules JSON] [--mask]
-                    [--tool-failure]
+                    [--masked-message TEXT] [--tool-failure]
   mcp-errors taxonomy
   mcp-errors schema PROFILE
 
@@ -308,8 +308,9 @@ const CHECK_TIME: &str = "2000-01-01T00:00:00Z";
 /// Render's flags, each checked by the core as it is read (a value the core
 /// would refuse for every line is a usage error, before any input).
 fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
-    const KNOWN: [&str; 11] = [
+    const KNOWN: [&str; 12] = [
         "--profile",
+        "--masked-message",
         "--format",
         "--spec",
         "--target",
@@ -359,6 +360,7 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
                 }
                 "--id" => o.error_id = Some(v),
                 "--tool" => o.tool_name = Some(v),
+                "--masked-message" => o.masked_message = Some(v),
                 "--output-schema" => o.output_schema = Some(v),
                 "--extra-fields" => o.extra_fields = Some(v),
                 "--rules" => o.rules = rules_flag(&v)?,

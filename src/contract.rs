@@ -13,7 +13,7 @@ use crate::redact;
 /// The raw-error fields a tool author sets directly (hints), in the order a
 /// host adds them: the raw field (snake_case) and its camelCase name in the
 /// TypeScript API.
-pub const HINTS: [(&str, &str); 8] = [
+pub const HINTS: [(&str, &str); 9] = [
     ("tool", "tool"),
     ("app_code", "appCode"),
     ("app_type", "appType"),
@@ -22,6 +22,9 @@ pub const HINTS: [(&str, &str); 8] = [
     ("expected", "expected"),
     ("retryable", "retryable"),
     ("retry_after_ms", "retryAfterMs"),
+    // The framework validated the caller's arguments before the tool ran: a
+    // validation error the tool raises is then about other data.
+    ("input_validated", "inputValidated"),
 ];
 
 /// Each limit: its option name (snake_case), default, and accepted range.

@@ -43,6 +43,11 @@ pub(crate) struct Gathered {
     pub retry_verdict: Option<(bool, String, u8)>,
     /// A TLS certificate failure was seen (never retryable).
     pub tls: Option<String>,
+    /// A host name that does not resolve was seen (never retryable).
+    pub unresolved: Option<String>,
+    /// The error (or a cause) is a validation library's class (ZodError,
+    /// pydantic's ValidationError).
+    pub validation_class: bool,
     pub http_status: Option<u16>,
     pub body_message: Option<String>,
     /// The error names a long quota window (per day, per month, billing):

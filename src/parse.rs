@@ -377,9 +377,8 @@ fn read_own<'v>(m: &'v Map<'v>, profile: Profile) -> Reading<'v> {
                 if let Some(("statusCode", s)) = first {
                     r.http_status = s.as_u64().and_then(|s| u16::try_from(s).ok());
                 }
-                if r.http_status.is_some() {
-                    r.details = Some(d.to_serde_except(&["statusCode"])).filter(|d| !d.is_empty());
-                }
+                let status = r.http_status.is_some();
+                rendering_fields(&mut r, profile, d, status);
             }
             r.status = r.http_status;
         }
@@ -398,6 +397,9 @@ fn read_own<'v>(m: &'v Map<'v>, profile: Profile) -> Reading<'v> {
         Profile::Text => {
             r.message = text(m, "error").map(Cow::Borrowed);
             own_code(&mut r, text(m, "code"));
+            if let Some(d) = object(m, "details") {
+                rendering_fields(&mut r, profile, d, false);
+            }
         }
         Profile::ErrorObject => {
             let Some(inner) = object(m, "error") else {
@@ -426,9 +428,31 @@ fn read_own<'v>(m: &'v Map<'v>, profile: Profile) -> Reading<'v> {
             read_type(&mut r, text(m, "error_type"), profile);
             own_code(&mut r, text(m, "error_code"));
             r.tool = text(m, "tool_name").filter(|t| *t != "unknown");
+            if let Some(d) = object(m, "details") {
+                rendering_fields(&mut r, profile, d, false);
+            }
         }
     }
     r
+}
+
+/// The retry delay and the error id a profile with an open `details` carries
+/// there (`render` writes them first): the delay read back, the id named in
+/// the evidence, neither kept as a detail of the error (nor `statusCode`,
+/// when the profile's reading took the status from it).
+fn rendering_fields<'v>(r: &mut Reading<'v>, profile: Profile, d: &Map<'v>, status: bool) {
+    let (delay, id) = match profile {
+        Profile::ToolErrorV1 => ("retryAfterMs", "errorId"),
+        _ => ("retry_after_ms", "error_id"),
+    };
+    if let Some(ms) = d.get(delay).and_then(Value::as_u64) {
+        r.delay = Some(Some(ms));
+    }
+    if let Some(error_id) = text(d, id) {
+        r.evidence.push(["error id ", error_id].concat());
+    }
+    let skip = [delay, id, if status { "statusCode" } else { "" }];
+    r.details = Some(d.to_serde_except(&skip)).filter(|d| !d.is_empty());
 }
 
 /// A profile's error type: one of its own names a code, any other is the author's.
@@ -653,7 +677,7 @@ fn text_profile<'v>(t: &'v str) -> Option<Reading<'v>> {
         .filter(|(_, d)| !d.contains('\n'))
     {
         if let Ok(Value::Object(m)) = crate::input::parse(d) {
-            r.details = Some(m.to_serde());
+            rendering_fields(&mut r, Profile::Text, &m, false);
             rest = a;
         }
     }

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 
-use crate::json::{key, Obj, J};
+use crate::json::{key, Lit, Obj, J};
 use crate::normalized::Normalized;
 use crate::taxonomy::{rpc_envelope_code, Code};
 use crate::Error;
@@ -159,9 +159,15 @@ pub struct RenderOptions {
     /// object (beside `error` in `error-object`, e.g. `{"metrics_available":false}`).
     pub extra_fields: Option<String>,
     /// Mask unexpected errors: unless the error is `expected`, the model sees
-    /// the code's documentation line instead of the message, and no details
-    /// or upstream original. Log records are never masked.
+    /// a sentence saying what kind of failure happened, with the error id
+    /// ("The tool hit an internal error (error id 1a2b3c4d)."), instead of the
+    /// message, and no details or upstream original. Log records are never
+    /// masked.
     pub mask: bool,
+    /// The sentence a masked error shows instead of the code's own ("The
+    /// weather service failed"); the error id is added to it as for the
+    /// code's sentence.
+    pub masked_message: Option<String>,
     /// Bounds on the message, details, original and the whole output.
     pub limits: crate::Limits,
     /// The user's recognizer rules, for [`crate::classify_render`].
@@ -219,6 +225,7 @@ impl RenderOptions {
                 "tool_name" => o.tool_name = Some(text()?),
                 "now" => o.now = Some(text()?),
                 "error_id" => o.error_id = Some(text()?),
+                "masked_message" => o.masked_message = Some(text()?),
                 "output_schema" => o.output_schema = Some(json_text()),
                 "extra_fields" => o.extra_fields = Some(json_text()),
                 "limits" => o.limits = crate::Limits::from_json_value(&v.to_serde())?,
@@ -285,10 +292,14 @@ pub(crate) fn render_owned(
     if options.mask && !sanitized.expected && for_model {
         // Bounded like any message, so that a masked result read back and
         // rendered again is the same.
-        sanitized.message = crate::redact::truncate_owned(
-            sanitized.code.info().doc.into(),
-            limits.max_message_chars,
-        );
+        let sentence = options
+            .masked_message
+            .as_deref()
+            .unwrap_or_else(|| masked_sentence(sanitized.code));
+        let message = masked_message(sentence, options.error_id.as_deref());
+        // The author's sentence is text like any other: redacted and bounded,
+        // so that a masked result read back and rendered again is the same.
+        sanitized.message = crate::redact::bounded_owned(message, true, limits.max_message_chars);
         sanitized.details = None;
         sanitized.original = None;
     }
@@ -314,6 +325,42 @@ pub(crate) fn render_owned(
         };
     sanitized.original = None;
     render_sanitized(&sanitized, options, now_ms)
+}
+
+/// What a masked error says happened, by its code: the kind of failure, in
+/// the words of the tool's user, not the classifier's.
+fn masked_sentence(code: Code) -> &'static str {
+    match code {
+        Code::Cancelled => "The tool call was cancelled",
+        Code::Timeout => "The tool timed out",
+        Code::InvalidArgument => "The tool's input was invalid",
+        Code::PayloadTooLarge => "The tool's input was too large",
+        Code::NotFound => "Something the tool looked for does not exist",
+        Code::Gone => "Something the tool looked for is gone",
+        Code::AlreadyExists => "What the tool tried to create already exists",
+        Code::Conflict => "The tool's change conflicted with the current state",
+        Code::FailedPrecondition => "The tool cannot do this in the current state",
+        Code::Unauthenticated => "The tool could not authenticate",
+        Code::PermissionDenied => "The tool is not allowed to do this",
+        Code::RateLimited => "The tool was rate limited",
+        Code::QuotaExhausted => "The tool's quota is used up",
+        Code::Unimplemented => "The tool does not support this",
+        Code::Unavailable => "A service the tool needs is unavailable",
+        Code::NetworkError => "The tool could not reach a service it needs",
+        Code::UpstreamError => "A service the tool called failed",
+        Code::Internal => "The tool hit an internal error",
+        _ => "The tool failed",
+    }
+}
+
+/// A masked error's message: the sentence, its final stop dropped, then the
+/// error id in parentheses when there is one, then a full stop.
+fn masked_message(sentence: &str, error_id: Option<&str>) -> String {
+    let sentence = sentence.trim().trim_end_matches('.');
+    match error_id {
+        Some(id) => [sentence, " (error id ", id, ")."].concat(),
+        None => [sentence, "."].concat(),
+    }
 }
 
 /// `now_ms` is `options.now`, parsed once by the caller.
@@ -661,9 +708,7 @@ impl<'a> Ctx<'a> {
                 if let Some(s) = e.http_status {
                     details.set(key!("statusCode"), i64::from(s));
                 }
-                for (k, v) in self.details().into_iter().flatten() {
-                    details.set_host_absent(k, J::Val(v));
-                }
+                self.open_details(&mut details, key!("retryAfterMs"), key!("errorId"));
                 if !details.is_empty() {
                     m.set(key!("details"), details);
                 }
@@ -680,8 +725,10 @@ impl<'a> Ctx<'a> {
             Profile::Text => {
                 m.set(key!("error"), self.text_error_line());
                 m.set(key!("code"), self.app_or_canonical_code());
-                if let Some(d) = self.details() {
-                    m.set(key!("details"), J::Map(d));
+                let mut details = Obj::default();
+                self.open_details(&mut details, key!("retry_after_ms"), key!("error_id"));
+                if !details.is_empty() {
+                    m.set(key!("details"), details);
                 }
                 if !e.suggestions.is_empty() {
                     m.set(key!("suggestions"), J::Strs(&e.suggestions));
@@ -718,8 +765,10 @@ impl<'a> Ctx<'a> {
                 m.set(key!("jsonrpc_error_code"), i64::from(code));
                 m.set(key!("error_code"), self.app_or_canonical_code());
                 m.set(key!("message"), &self.message);
-                if let Some(d) = self.details() {
-                    m.set(key!("details"), J::Map(d));
+                let mut details = Obj::default();
+                self.open_details(&mut details, key!("retry_after_ms"), key!("error_id"));
+                if !details.is_empty() {
+                    m.set(key!("details"), details);
                 }
                 if !e.suggestions.is_empty() {
                     m.set(key!("suggestions"), J::Strs(&e.suggestions));
@@ -732,6 +781,22 @@ impl<'a> Ctx<'a> {
         }
         self.add_extra(&mut m);
         m
+    }
+
+    /// An open `details` object's members: the retry delay and the error id
+    /// under the profile's names (a masked error keeps both: neither says
+    /// anything about the failure that must not be shown), then the error's
+    /// own details.
+    fn open_details<'s>(&'s self, into: &mut Obj<'s>, delay: &'static Lit, id: &'static Lit) {
+        if let Some(ms) = self.error.retry_after_ms {
+            into.set(delay, J::UInt(ms));
+        }
+        if let Some(error_id) = &self.options.error_id {
+            into.set(id, error_id.as_str());
+        }
+        for (k, v) in self.details().into_iter().flatten() {
+            into.set_host_absent(k, J::Val(v));
+        }
     }
 
     /// The host's extra fields: a key already present takes the new value in place.
@@ -780,9 +845,9 @@ impl<'a> Ctx<'a> {
                 out.push_str(self.text_error_line());
                 out.push_str("\nCode: ");
                 out.push_str(self.app_or_canonical_code());
-                if let Some(d) = self.details() {
+                if let Some(d) = object.get("details") {
                     out.push_str("\nDetails: ");
-                    out.push_str(&J::Map(d).compact());
+                    out.push_str(&d.compact());
                 }
                 if !e.suggestions.is_empty() {
                     out.push_str("\nSuggestions: ");

@@ -35,7 +35,7 @@ use crate::taxonomy::{Code, GRPC_NAMES};
 pub(crate) use crate::gather::Strength;
 
 const EXPLICIT: Strength = 100;
-const VALIDATION: Strength = 85;
+pub(crate) const VALIDATION: Strength = 85;
 const BODY_SPECIFIC: Strength = 82;
 const BODY_REASON: Strength = 80;
 const PROVIDER: Strength = 78;
@@ -66,6 +66,7 @@ static SYS_CODES: &[(&str, Code)] = &[
     ("EAI_AGAIN", NetworkError),
     ("EAI_FAIL", NetworkError),
     ("EAI_NONAME", NetworkError),
+    ("EAI_NODATA", NetworkError),
     ("EHOSTUNREACH", NetworkError),
     ("EHOSTDOWN", NetworkError),
     ("ENETUNREACH", NetworkError),
@@ -526,6 +527,30 @@ macro_rules! keyed {
 }
 
 static SYS_KEYED: Keyed<Code, 128> = keyed!(SYS_CODES, 128, "");
+
+/// The system codes of a host name that does not resolve (libuv's
+/// `ENOTFOUND` for getaddrinfo's `EAI_NONAME` and `EAI_NODATA`: Node's
+/// lib/internal/errors.js `dnsException`): a network failure that calling
+/// again will not fix, unlike `EAI_AGAIN` ("temporary failure in name
+/// resolution").
+const UNRESOLVED: [&str; 3] = ["ENOTFOUND", "EAI_NONAME", "EAI_NODATA"];
+
+/// A system code's candidate; a name that does not resolve is noted (never
+/// retryable, as a TLS certificate failure).
+fn push_sys(
+    g: &mut Gathered,
+    name: &str,
+    code: Code,
+    strength: Strength,
+    depth: usize,
+    evidence: String,
+) {
+    if UNRESOLVED.contains(&name) && g.unresolved.is_none() {
+        g.unresolved = Some([&evidence, ": the host name does not resolve"].concat());
+    }
+    g.push(code, strength, depth, evidence);
+}
+
 static AWS_KEYED: Keyed<Code, 128> = keyed!(AWS, 128, "aws");
 static PROVIDER_KEYED: Keyed<Code, 32> = keyed!(PROVIDER_CODES, 32, "openai anthropic stripe");
 static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32, "google gcp gemini");
@@ -803,12 +828,8 @@ pub(crate) fn read_node(
         let abs = errno.checked_abs().unwrap_or(0);
         if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
             if let Some(code) = SYS_KEYED.get(name) {
-                g.push(
-                    code,
-                    SYS_CODE,
-                    depth,
-                    ev(format_args!("errno {errno} {name}")),
-                );
+                let evidence = ev(format_args!("errno {errno} {name}"));
+                push_sys(g, name, code, SYS_CODE, depth, evidence);
             }
         }
     }
@@ -1002,7 +1023,13 @@ fn read_headers(
                     )));
                 }
             }
-            Err(crate::gather::RetryAfter::NoNow) => {}
+            Err(crate::gather::RetryAfter::NoNow) => {
+                if g.ignored_delay.is_none() && !g.quiet {
+                    g.ignored_delay = Some(ev(format_args!(
+                        "retry-after ignored: an HTTP-date, and no `now` to count from"
+                    )));
+                }
+            }
         }
     }
     if let Some(v) = header(headers, "x-ms-retry-after-ms") {
@@ -1117,7 +1144,7 @@ fn read_code(
                 g.tls
                     .get_or_insert_with(|| ev(format_args!("tls certificate {s}")));
             } else if let Some(c) = SYS_KEYED.get(s) {
-                g.push(c, SYS_CODE, depth, ev(format_args!("code {s}")));
+                push_sys(g, s, c, SYS_CODE, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = lookup(WEAK_CODES, s) {
                 g.push(c, WEAK, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = Code::from_grpc_name(s) {
@@ -1220,6 +1247,7 @@ fn read_name(
                 } else {
                     strength
                 };
+            g.validation_class |= strength == VALIDATION;
             g.push(code, strength, depth, ev(format_args!("name {name}")));
         }
         None => {}
@@ -1494,23 +1522,21 @@ fn read_message(
         // codes (CPython socketmodule.c set_gaierror; glibc netdb.h: −2
         // EAI_NONAME, −3 EAI_AGAIN, …), not errnos: a name that did not resolve.
         if let Some(n) = n.filter(|n| (-11..0).contains(n)) {
-            g.push(
-                NetworkError,
-                MESSAGE_CODE,
-                depth,
-                ev(format_args!("message gaierror {n}")),
-            );
+            // −2 EAI_NONAME and −5 EAI_NODATA: the name does not resolve.
+            let name = match n {
+                -2 => "EAI_NONAME",
+                -5 => "EAI_NODATA",
+                _ => "",
+            };
+            let evidence = ev(format_args!("message gaierror {n}"));
+            push_sys(g, name, NetworkError, MESSAGE_CODE, depth, evidence);
         } else if let Some(name) = n
             .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n))
             .map(|(_, s)| *s)
         {
             if let Some(c) = SYS_KEYED.get(name) {
-                g.push(
-                    c,
-                    MESSAGE_CODE,
-                    depth,
-                    ev(format_args!("message errno {name}")),
-                );
+                let evidence = ev(format_args!("message errno {name}"));
+                push_sys(g, name, c, MESSAGE_CODE, depth, evidence);
             }
         }
     }
@@ -1533,12 +1559,8 @@ fn read_message(
             && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
         {
             if let Some(c) = SYS_KEYED.get(word) {
-                g.push(
-                    c,
-                    MESSAGE_GUESS + 20,
-                    depth,
-                    ev(format_args!("message {word}")),
-                );
+                let evidence = ev(format_args!("message {word}"));
+                push_sys(g, word, c, MESSAGE_GUESS + 20, depth, evidence);
                 break;
             }
         }

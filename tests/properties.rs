@@ -48,11 +48,14 @@ fn options() -> impl Strategy<Value = RenderOptions> {
     )
         .prop_map(
             |(limits, profile, target, format, spec, tool, id, schema, mask, tool_failure)| {
+                // Any sentence for a masked error, too (here: the tool's name).
+                let masked_message = tool.as_ref().map(|t| format!("{t} failed"));
                 RenderOptions {
                     profile,
                     format,
                     spec,
                     target,
+                    masked_message,
                     tool_name: tool,
                     now: Some("2025-10-27T14:32:15Z".into()),
                     error_id: id,

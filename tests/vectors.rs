@@ -312,6 +312,7 @@ fn cli_render_matches_every_render_vector() {
         ("output_schema", "--output-schema"),
         ("extra_fields", "--extra-fields"),
         ("limits", "--limits"),
+        ("masked_message", "--masked-message"),
     ];
     let cases = cases("render.json");
     let mut failures = Vec::new();

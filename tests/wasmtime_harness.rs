@@ -93,6 +93,7 @@ fn wit_render_options(case: &serde_json::Value) -> wit::RenderOptions {
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
         mask: o.mask,
+        masked_message: o.masked_message,
         tool_failure: o.tool_failure,
         limits: wit_limits(case),
         rules: wit_rules(case),

@@ -85,6 +85,7 @@ export const HINT_FIELDS = [
   ['expected', 'expected'],
   ['retryable', 'retryable'],
   ['retryAfterMs', 'retry_after_ms'],
+  ['inputValidated', 'input_validated'],
 ] as const;
 
 /** How deep the converter follows a thrown value's properties and causes. */

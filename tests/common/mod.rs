@@ -66,6 +66,7 @@ pub fn render_options(case: &Value) -> RenderOptions {
         output_schema: o("output_schema"),
         extra_fields: o("extra_fields"),
         mask: case["options"].get("mask") == Some(&Value::Bool(true)),
+        masked_message: o("masked_message"),
         tool_failure: case["options"].get("tool_failure") == Some(&Value::Bool(true)),
         limits: limits(case),
         rules: rules(case).expect("vector rules"),

@@ -266,6 +266,7 @@ fn render_options(o: wit::RenderOptions) -> Result<mcp_errors::RenderOptions, wi
         output_schema: o.output_schema,
         extra_fields: o.extra_fields,
         mask: o.mask,
+        masked_message: o.masked_message,
         rules: rules(o.rules.as_deref())?,
         tool_failure: o.tool_failure,
     })

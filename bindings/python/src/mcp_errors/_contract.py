@@ -85,7 +85,7 @@ LIMITS = (
 LIMIT_NAMES = ("max_message_chars", "max_string_chars", "max_depth", "max_members", "max_rendered_bytes")
 
 #: The hints (raw-error fields a tool author sets), in the order they are added.
-HINTS = ("tool", "app_code", "app_type", "details", "suggestions", "expected", "retryable", "retry_after_ms")
+HINTS = ("tool", "app_code", "app_type", "details", "suggestions", "expected", "retryable", "retry_after_ms", "input_validated")
 
 #: How deep the converter follows an exception's values and causes.
 CONVERT_MAX_DEPTH = 16
