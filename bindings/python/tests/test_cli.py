@@ -198,3 +198,33 @@ def test_hostile_lines_are_the_same_bytes_and_status_in_every_cli():
         assert errors[7]["message"] == f"input is {len(big)} bytes; the limit is 16777216"
         assert errors[9]["message"] == f"line is not UTF-8: invalid utf-8 sequence of 1 bytes from index {len(big) - 3}"
         assert errors[10]["message"] == "line is not UTF-8: incomplete utf-8 byte sequence from index 0"
+
+
+def test_the_console_script_names_itself_and_python_m_keeps_the_cores_bytes():
+    """Run as the `mcp-errors-py` console script (pyproject.toml), the usage and error messages
+    name it, with the continuation lines still aligned; `python -m mcp_errors` prints the
+    core's text (the parity above)."""
+    script = Path(sys.executable).with_name("mcp-errors-py")
+    assert script.exists(), f"{script} is missing: pip install -e bindings/python"
+    core = subprocess.run([sys.executable, "-m", "mcp_errors", "--help"], capture_output=True)
+    named = subprocess.run([str(script), "--help"], capture_output=True)
+    assert named.returncode == core.returncode == 0
+    assert b"  mcp-errors classify " in core.stdout
+    text = named.stdout.decode()
+    assert "  mcp-errors-py classify [--now RFC3339]" in text and "  mcp-errors " not in text
+    lines = text.splitlines()
+    render = next(l for l in lines if l.startswith("  mcp-errors-py render "))
+    after = lines[lines.index(render) + 1]
+    assert after.index("[") == render.index("[--profile"), (render, after)
+    # Everything but the name and the alignment is the core's text.
+    assert [l.strip() for l in text.replace("mcp-errors-py", "mcp-errors").splitlines()] == [
+        l.strip() for l in core.stdout.decode().splitlines()
+    ]
+    for args, message in ((["nope"], 'mcp-errors-py: unknown command "nope"\n'), (["render", "--profile"], "mcp-errors-py: --profile needs a value\n")):
+        out = subprocess.run([str(script), *args], capture_output=True)
+        assert out.returncode == 2 and out.stderr.decode().startswith(message), out.stderr
+    # The lines it writes are the core's.
+    line = json.dumps({"status": 404}).encode() + b"\n"
+    assert subprocess.run([str(script), "classify"], input=line, capture_output=True).stdout == subprocess.run(
+        [sys.executable, "-m", "mcp_errors", "classify"], input=line, capture_output=True
+    ).stdout

@@ -2,11 +2,15 @@
 line out per input line, byte for byte what the Rust and npm CLIs print.
 
 Only I/O lives here: what the arguments mean, the usage text and what each
-input line becomes are the core's (the component's `cli` interface)."""
+input line becomes are the core's (the component's `cli` interface). The one
+change made here: run as the `mcp-errors-py` console script, the usage and
+error messages name `mcp-errors-py` (`python -m mcp_errors` prints the core's
+`mcp-errors`, byte for byte the Rust and npm CLIs)."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from wasmtime import component as wc
@@ -23,12 +27,43 @@ def _failed_line(e: McpErrorsError, number: int) -> str:
     )
 
 
+_NAME = "mcp-errors"
+_SCRIPT = "mcp-errors-py"  # the console script (pyproject.toml)
+
+
+def _program() -> str:
+    """The name to print: the console script's when run as it, else the core's."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    for suffix in (".exe", "-script.py"):
+        name = name.removesuffix(suffix)
+    return _SCRIPT if name == _SCRIPT else _NAME
+
+
+def _named(text: str, program: str) -> str:
+    """The core's usage and error text, naming `program`: the usage lines it starts, the
+    continuation lines aligned under them, and the `mcp-errors: ` prefix of a message."""
+    if program == _NAME:
+        return text
+    pad = " " * (len(program) - len(_NAME))
+    lines = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith(f"{_NAME}: "):
+            line = program + line[len(_NAME) :]
+        elif line.startswith(f"  {_NAME} "):
+            line = f"  {program}" + line[2 + len(_NAME) :]
+        elif line.startswith(" " * (len(_NAME) + 3)) and line.lstrip().startswith("["):
+            line = pad + line
+        lines.append(line)
+    return "".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    program = _program()
     try:
         plan = ENGINE.call_cli("start", args)
     except McpErrorsError as e:
-        sys.stderr.write(f"mcp-errors: {e.message}\n")
+        sys.stderr.write(f"{program}: {e.message}\n")
         return 1
     out = sys.stdout
     # The `plan` variant, as wasmtime-py lifts it: a variant whose cases carry
@@ -36,9 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(plan, wc.Variant):
         plan = plan.payload
     if not isinstance(plan, str):  # `finish`
-        out.write(plan.stdout)
+        out.write(_named(plan.stdout, program))
         out.flush()
-        sys.stderr.write(plan.stderr)
+        sys.stderr.write(_named(plan.stderr, program))
         return int(plan.status)
     command = plan  # `lines`
     failed = False
