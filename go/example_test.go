@@ -18,7 +18,7 @@ func ExampleToolResult() {
 	fmt.Println(result.Text())
 	// Output:
 	// true
-	// Error: The network failed before a response arrived (refused, reset, DNS, TLS).
+	// Error: The tool could not reach a service it needs.
 	// Code: NETWORK_ERROR
 	// Tool: fetch_page
 	// Retryable: yes

@@ -65,8 +65,9 @@ const (
 	// MaskDefault: off in Render and RenderJSON (the core's default), on in
 	// ToolResult and the SDK middlewares (as in the npm and Python wrappers).
 	MaskDefault Mask = iota
-	// MaskOn: unless the error is expected, the model sees the code's
-	// description instead of the message, and no details or upstream original.
+	// MaskOn: unless the error is expected, the model sees a sentence saying
+	// what kind of failure happened, with the error id, instead of the
+	// message, and no details or upstream original.
 	// Log records are never masked.
 	MaskOn
 	// MaskOff: the message is shown as classified (and redacted).
@@ -185,6 +186,9 @@ type RenderOptions struct {
 	// ErrorID correlates the result with the server's log (the middlewares
 	// make one when it is empty).
 	ErrorID string
+	// MaskedMessage is the sentence a masked error shows instead of its
+	// code's own ("The weather service failed"); the error id is added to it.
+	MaskedMessage string
 	// OutputSchema is the tool's declared outputSchema: JSON text or a value
 	// that marshals to it. Structured content that would break it is never
 	// emitted.
@@ -260,6 +264,7 @@ func (o RenderOptions) optionsJSON(defaultMask bool) (string, error) {
 	str("tool_name", o.ToolName)
 	str("now", o.Now)
 	str("error_id", o.ErrorID)
+	str("masked_message", o.MaskedMessage)
 	for _, f := range []struct {
 		name string
 		v    any

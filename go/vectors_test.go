@@ -124,6 +124,7 @@ type vectorOptions struct {
 	ToolName     string          `json:"tool_name"`
 	Now          string          `json:"now"`
 	ErrorID      string          `json:"error_id"`
+	Masked       string          `json:"masked_message"`
 	OutputSchema *string         `json:"output_schema"`
 	ExtraFields  *string         `json:"extra_fields"`
 	Mask         *bool           `json:"mask"`
@@ -174,7 +175,7 @@ func (o vectorOptions) classify(t testing.TB) ClassifyOptions {
 func (o vectorOptions) render(t testing.TB) RenderOptions {
 	r := RenderOptions{
 		Profile: Profile(o.Profile), Format: Format(o.Format), Spec: Spec(o.Spec), Target: Target(o.Target),
-		ToolName: o.ToolName, Now: o.Now, ErrorID: o.ErrorID, ToolFailure: o.ToolFailure, Limits: o.limits(t),
+		ToolName: o.ToolName, Now: o.Now, ErrorID: o.ErrorID, MaskedMessage: o.Masked, ToolFailure: o.ToolFailure, Limits: o.limits(t),
 	}
 	if o.OutputSchema != nil {
 		r.OutputSchema = *o.OutputSchema
