@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
+import time
 from ctypes import byref, pointer
 from pathlib import Path
 from typing import Any, Callable
@@ -65,6 +66,40 @@ def _runtime_id() -> bytes:
         return b"unknown"
 
 
+_HEX = frozenset("0123456789abcdef")
+_STALE_TMP_SECONDS = 24 * 3600
+
+
+def _is_digest(text: str) -> bool:
+    return len(text) == 32 and set(text) <= _HEX
+
+
+def _remove_other_entries(current: Path) -> None:
+    """Remove this package's other cache entries beside `current`, the entry just written:
+    the other builds' `<digest>.cwasm`, and `<digest>.<pid>.tmp` files a writer left behind
+    over a day ago. Only names of these two patterns are touched; nothing here ever fails
+    (another process may be reading or writing the same directory)."""
+    try:
+        directory = current.parent
+        for name in os.listdir(directory):
+            if name == current.name:
+                continue
+            parts = name.split(".")
+            entry = len(parts) == 2 and parts[1] == "cwasm" and _is_digest(parts[0])
+            tmp = len(parts) == 3 and parts[2] == "tmp" and parts[1].isdigit() and _is_digest(parts[0])
+            if not (entry or tmp):
+                continue
+            try:
+                path = directory / name
+                if tmp and time.time() - path.stat().st_mtime < _STALE_TMP_SECONDS:
+                    continue  # perhaps being written now
+                path.unlink()
+            except OSError:
+                pass
+    except Exception:
+        pass  # cleaning the cache is housekeeping only
+
+
 class _Compiled:
     """The engine and the compiled component, shared by every thread."""
 
@@ -90,6 +125,8 @@ class _Compiled:
                 tmp.replace(cached)
             except OSError:
                 pass  # caching is an optimisation only
+            else:
+                _remove_other_entries(cached)
         self.linker = wc.Linker(self.engine)
 
 
