@@ -164,6 +164,7 @@ def _options(
     output_schema: Mapping[str, Any] | str | None = None,
     extra_fields: Mapping[str, Any] | None = None,
     mask: bool = False,
+    masked_message: str | None = None,
     limits: Mapping[str, int] | None = None,
     rules: Sequence[Mapping[str, Any]] | str | None = None,
     tool_failure: bool = False,
@@ -180,6 +181,7 @@ def _options(
         "output_schema": output_schema,
         "extra_fields": extra_fields,
         "mask": mask,
+        "masked_message": masked_message,
         "limits": limits,
         "rules": rules,
         "tool_failure": tool_failure or None,
@@ -416,7 +418,8 @@ def classify(
 
 def render(normalized: NormalizedError | Mapping[str, Any], **options: Any) -> dict[str, Any]:
     """Render a normalized error: profile, format, spec, target, tool_name, now, error_id,
-    output_schema, extra_fields, mask, limits. Returns the rendered JSON as a dict."""
+    output_schema, extra_fields, mask, masked_message, limits, tool_failure. Returns the
+    rendered JSON as a dict."""
     d = normalized.to_dict() if isinstance(normalized, NormalizedError) else dict(normalized)
     return json.loads(ENGINE.call("render-json", _dumps(d), _options(**options)))
 
@@ -717,9 +720,14 @@ def with_errors(
     `logger` (default: the `mcp_errors` logging logger, at ERROR). The tool's name defaults to
     the function's. The signature is kept, so the server still derives the tool's input
     schema from it. The options are checked now: a bad one raises `McpErrorsError` with kind
-    `invalid_option`. A tool that declares an output schema passes it as `output_schema=`."""
+    `invalid_option`. A tool that declares an output schema passes it as `output_schema=`.
+
+    The function only runs with arguments the server validated, so the hint `input_validated`
+    is True unless `hints` says otherwise: a validation error the tool raises (pydantic's, on
+    an upstream payload) is the tool's INTERNAL failure, not the caller's INVALID_ARGUMENT."""
     _check_options(options, hints)
     _check_logger(logger)
+    hints = {"input_validated": True, **(hints or {})}
 
     def decorate(fn: F) -> F:
         name = tool_name or options.get("tool_name") or getattr(fn, "__name__", None)
@@ -774,6 +782,27 @@ def _is_protocol_error(exc: BaseException) -> bool:
     return any(c.__name__ in ("MCPError", "McpError") for c in type(exc).__mro__)
 
 
+def _raised_by_the_tool(exc: BaseException) -> bool:
+    """Whether `exc` is a framework's wrapper around what the tool function itself raised,
+    after the framework validated its arguments: FastMCP's "Error calling tool …" `ToolError`
+    and the SDK's `UnexpectedToolError`, each with the tool's exception as `__cause__`. Argument
+    validation (FastMCP's `ValidationError`, the SDK's `ToolError` around pydantic's) is not."""
+    if exc.__cause__ is None:
+        return False
+    kinds = {(c.__module__, c.__qualname__) for c in type(exc).__mro__}
+    if ("mcp.server.mcpserver.exceptions", "UnexpectedToolError") in kinds:
+        return True
+    return ("fastmcp.exceptions", "ToolError") in kinds and _message_of(exc).startswith("Error calling tool ")
+
+
+def _server_hints(exc: BaseException, hints: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The hints of a server-wide form: `input_validated` when the tool itself raised (the
+    author's `hints` win)."""
+    if not _raised_by_the_tool(exc):
+        return hints
+    return {"input_validated": True, **(hints or {})}
+
+
 def _is_fastmcp(server: Any) -> bool:
     """A FastMCP server (without importing FastMCP)."""
     return any(c.__name__ == "FastMCP" and c.__module__.split(".")[0] == "fastmcp" for c in type(server).__mro__)
@@ -820,7 +849,7 @@ def with_server_errors(
             if _is_protocol_error(exc):
                 raise
             per_tool = _with_schema({**options, **overrides.get(name, {})}, await _mcpserver_output_schema(server, name))
-            return _as_sdk_result(_error_result(exc, name, hints, logger, per_tool), False)
+            return _as_sdk_result(_error_result(exc, name, _server_hints(exc, hints), logger, per_tool), False)
 
     server.call_tool = call_tool_with_errors
     return server

@@ -135,6 +135,9 @@ _DELIBERATE = {
 # what failed, and is read instead. The first class in the MRO that is listed decides.
 _WRAPPERS = {
     ("fastmcp.exceptions", "ToolError"): ("Error calling tool ", False),
+    # FastMCP's marker for pydantic's ValidationError raised by a tool's body (its message is
+    # the cause's): the tool's own error, told apart from argument validation.
+    ("fastmcp.tools.function_tool", "_ToolBodyError"): ("", False),
     ("mcp.server.mcpserver.exceptions", "UnexpectedToolError"): ("Error executing tool ", False),
     ("mcp.server.mcpserver.exceptions", "ToolError"): ("Error executing tool ", True),
 }

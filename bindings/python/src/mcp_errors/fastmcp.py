@@ -28,7 +28,7 @@ from fastmcp.tools.base import ToolResult
 from mcp_types import TextContent
 
 from . import _ACCEPTS_NOTHING, _check_logger, _check_options, _check_tools, _error_result, _is_protocol_error
-from . import _schema_option, _with_schema
+from . import _schema_option, _server_hints, _with_schema
 
 __all__ = ["ErrorMiddleware"]
 
@@ -64,7 +64,7 @@ class ErrorMiddleware(Middleware):
                 setting = getattr(server, "_mask_error_details", None)
                 if isinstance(setting, bool):
                     options["mask"] = setting
-            result = _error_result(exc, name, self.hints, self.logger, options)
+            result = _error_result(exc, name, _server_hints(exc, self.hints), self.logger, options)
             return ToolResult(
                 content=[TextContent.model_validate(block) for block in result["content"]],
                 structured_content=result.get("structuredContent"),
