@@ -44,7 +44,7 @@ def build_server(logs: list) -> MCPServer:
         return "unreachable"
 
     @server.tool()
-    @with_errors("gapfill_model", profile="rpc-envelope", format="json", now=NOW, logger=False)
+    @with_errors("gapfill_model", profile="rpc-envelope", format="json", now=NOW, error_id="err_0002", logger=False)
     async def gapfill_model(model_id: str) -> str:
         raise ToolError(
             "Gapfilling could not find solution to enable growth in specified media",
@@ -102,13 +102,14 @@ def test_a_real_client_sees_normalized_errors():
         "jsonrpc_error_code": -32002,
         "error_code": "GAPFILL_INFEASIBLE",
         "message": "Gapfilling could not find solution to enable growth in specified media",
-        "details": {"model_id": "model_xyz"},
+        "details": {"model_id": "model_xyz", "error_id": "err_0002"},
         "tool_name": "gapfill_model",
         "timestamp": NOW,
     }
 
     parse = results["parse_date"]
     assert parse.is_error is True
-    assert parse.content[0].text.startswith("Error: The caller supplied an invalid argument")
+    # Masked: what kind of failure, with the error id (the core's sentence).
+    assert parse.content[0].text.startswith("Error: The tool's input was invalid (error id ")
     assert "\nCode: INVALID_ARGUMENT\n" in parse.content[0].text
     assert parse.content[0].text.endswith("Retryable: false")
