@@ -8,7 +8,7 @@
     # or, the same in the words every host uses: with_server_errors(mcp, profile="tool-error-v1")
 
 Any tool's failure becomes the error result the options describe, named after the tool the
-request called, with a log record as in `tool_errors` (one classification, one error id).
+request called, with a log record as in `with_errors` (one classification, one error id).
 `tools` maps a tool's name to its own options. FastMCP's own `ToolError` is a deliberate
 error: its message is shown and its `log_level` never lands in `details`; the `ToolError`
 FastMCP wraps around any other exception ("Error calling tool …") is looked through to the
