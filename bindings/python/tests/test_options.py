@@ -106,3 +106,21 @@ def test_good_options_build_and_a_failure_renders_with_them():
     assert result.is_error
     assert "could not normalize" not in result.content[0].text
     assert '"kind":"toolError:v1"' in result.content[-1].text.replace(" ", "")
+
+
+def test_wrappers_without_options_do_not_load_the_component_before_a_failure():
+    """Nothing to check, nothing loaded: a server's import stays as cheap as before."""
+    import subprocess
+    import sys
+
+    code = (
+        "import mcp_errors\n"
+        "from mcp_errors._engine import ENGINE\n"
+        "from mcp.server.mcpserver import MCPServer\n"
+        "mcp_errors.with_server_errors(MCPServer('s'), logger=False)\n"
+        "mcp_errors.with_errors(logger=False)(lambda: None)\n"
+        "assert ENGINE._compiled is None\n"
+        "mcp_errors.with_errors(profile='text')\n"
+        "assert ENGINE._compiled is not None\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

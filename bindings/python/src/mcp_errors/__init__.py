@@ -618,6 +618,8 @@ def _check_options(options: Mapping[str, Any], hints: Mapping[str, Any] | None =
     rendering "mcp-errors could not normalize the error"."""
     if hints is not None and not isinstance(hints, Mapping):
         raise McpErrorsError("invalid_option", f"{where}hints must be a mapping of hint names to values")
+    if not options and not hints:
+        return  # nothing to check: the component is not loaded before the first failure
     raw = _dumps(to_raw_error({"message": "x"}, **(hints or {})))  # unknown hints raise here
 
     def attempt(opts: Mapping[str, Any]) -> None:
