@@ -451,8 +451,9 @@ fn rendering_fields<'v>(r: &mut Reading<'v>, profile: Profile, d: &Map<'v>, stat
     if let Some(error_id) = text(d, id) {
         r.evidence.push(["error id ", error_id].concat());
     }
-    let skip = [delay, id, if status { "statusCode" } else { "" }];
-    r.details = Some(d.to_serde_except(&skip)).filter(|d| !d.is_empty());
+    let skip = [delay, id, "statusCode"];
+    let skip = if status { &skip[..] } else { &skip[..2] };
+    r.details = Some(d.to_serde_except(skip)).filter(|d| !d.is_empty());
 }
 
 /// A profile's error type: one of its own names a code, any other is the author's.
