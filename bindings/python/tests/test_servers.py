@@ -172,6 +172,19 @@ def test_the_deprecated_names_warn_and_behave_the_same():
     assert [r.model_dump() for r in asyncio.run(run(from_install))] == [r.model_dump() for r in asyncio.run(run(from_new))]
     assert old_logs == new_logs and len(new_logs) == 2
 
+    # On a FastMCP server, install used to replace its call_tool (and break every call): it
+    # adds the middleware now, as with_server_errors does.
+    fast = FastMCP("weather")
+
+    @fast.tool
+    def crash(city: str) -> str:
+        raise KeyError("x")
+
+    with pytest.warns(DeprecationWarning):
+        assert install(fast, logger=False, profile="mcp-tool-error", format="json") is fast
+    (result,) = _call_fastmcp(fast, [("crash", {"city": "x"})])
+    assert result.is_error and _json(result)["code"] == "INTERNAL_ERROR"
+
 
 def _mcpserver_with(wrap, logs: list) -> MCPServer:
     server = MCPServer("weather")
