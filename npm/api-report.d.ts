@@ -30,7 +30,9 @@ export declare function classifyJson(raw: string, options?: ClassifyOptions): st
 export declare function parseResultJson(result: string, options?: ClassifyOptions): string | null;
 /** Classify raw-error JSON text and render it; returns the rendered JSON text. */
 export declare function renderJson(raw: string, options?: RenderOptions): string;
-/** Classify any thrown value (with optional hints) into the canonical normalized error. */
+/** Classify any thrown value (with optional hints) into the canonical normalized error.
+ * `now` defaults to the current time (as in `toolResult`), so an HTTP-date `Retry-After`
+ * becomes a delay; `now: null` leaves the clock out (the evidence then says a date was not read). */
 export declare function classify(err: unknown, hints?: Hints, options?: ClassifyOptions): NormalizedError;
 /** Render a normalized error as the chosen profile, format, revision and target. */
 export declare function render(error: NormalizedError, options?: RenderOptions): unknown;
@@ -47,6 +49,8 @@ export declare function toolResult(err: unknown, options?: RenderOptions & {
 export interface WithErrorsOptions extends RenderOptions {
     hints?: Hints;
     /** Where the log record of each failure goes. Default: one JSON line on stderr. `false`: nowhere. */
+    logger?: ((record: Record<string, unknown>) => void) | false;
+    /** @deprecated The old name of `logger`. */
     log?: ((record: Record<string, unknown>) => void) | false;
     /** Error ids for correlation. Default: 8 random hex characters. */
     newErrorId?: () => string;
@@ -54,6 +58,9 @@ export interface WithErrorsOptions extends RenderOptions {
 /**
  * Wrap a tool handler (e.g. for `McpServer.registerTool`) so anything it throws becomes a
  * normalized error result, with a log record (never masked) sharing the result's error id.
+ * A protocol error (the SDKs' `McpError` / `ProtocolError`, URL elicitation included) is
+ * thrown on, for the SDK to handle as it would without this wrapper. The options are checked
+ * here: a mistake throws `McpErrorsError` (`invalid_option`) naming the option.
  */
 export declare function withErrors<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>, options?: WithErrorsOptions): (...args: A) => Promise<R | CallToolResult>;
 export interface ServerErrorsOptions extends WithErrorsOptions {
@@ -65,6 +72,12 @@ export interface ServerErrorsOptions extends WithErrorsOptions {
  * or after it, each named after itself, with `options` and its own `tools[name]` on top. For
  * `@modelcontextprotocol/sdk` 1.x's `McpServer` and `@modelcontextprotocol/server` 2.x's.
  * Returns the server.
+ *
+ * Each tool's declared output schema is read when it fails, so `structuredContent` never
+ * breaks it; a tool with an input schema gets `hints.inputValidated`. The failures the SDK
+ * catches itself (input validation, a disabled tool; in v1 also an unknown tool and a
+ * protocol error a handler throws) take the same profile, unmasked: they are the SDK's words.
+ * The options are checked here (`McpErrorsError`, `invalid_option`).
  *
  * ```ts
  * const server = withServerErrors(new McpServer({ name: 'weather', version: '1.0.0' }), { profile: 'tool-error-v1' });
@@ -161,7 +174,7 @@ export interface Limits {
     maxRenderedBytes?: number;
 }
 /** Each hint (its option name) and its raw-error field, in the order they are added. */
-export declare const HINT_FIELDS: readonly [readonly ["tool", "tool"], readonly ["appCode", "app_code"], readonly ["appType", "app_type"], readonly ["details", "details"], readonly ["suggestions", "suggestions"], readonly ["expected", "expected"], readonly ["retryable", "retryable"], readonly ["retryAfterMs", "retry_after_ms"]];
+export declare const HINT_FIELDS: readonly [readonly ["tool", "tool"], readonly ["appCode", "app_code"], readonly ["appType", "app_type"], readonly ["details", "details"], readonly ["suggestions", "suggestions"], readonly ["expected", "expected"], readonly ["retryable", "retryable"], readonly ["retryAfterMs", "retry_after_ms"], readonly ["inputValidated", "input_validated"]];
 /** How deep the converter follows a thrown value's properties and causes. */
 export declare const CONVERT_MAX_DEPTH = 16;
 /** The most members or items the converter copies from one object or array. */
@@ -304,7 +317,7 @@ export interface RetryPolicy {
 /** How `callToolWithRetry` ended. */
 export interface RetryOutcome<R = CallToolResult> {
     /** The last call's result, as the client returned it; `undefined` when the last call threw
-     * a protocol error (see `thrown`). */
+     * a protocol error (see `protocolError`). */
     result: R | undefined;
     /** The last call's canonical error (`parseResult`'s reading of it), or `null` on success. */
     error: NormalizedError | null;
@@ -312,6 +325,8 @@ export interface RetryOutcome<R = CallToolResult> {
     attempts: number;
     /** Present only when the last call threw a protocol error (a JSON-RPC error with a numeric
      * `code`: the SDK's `McpError` / `ProtocolError`): that error, which `error` reads. */
+    protocolError?: Error;
+    /** @deprecated The old name of `protocolError` (the same error). */
     thrown?: Error;
 }
 /**
@@ -326,7 +341,7 @@ export interface RetryOutcome<R = CallToolResult> {
  * the last call's outcome.
  *
  * It resolves, and does not throw, for every protocol error, retried or not: the last one is
- * `thrown`, with `result` `undefined` and `error` its canonical reading, so one check of
+ * `protocolError`, with `result` `undefined` and `error` its canonical reading, so one check of
  * `error` covers tool errors and protocol errors alike. It rejects with what the client threw
  * for anything else (a transport failure, an SDK error without a numeric code), with
  * `signal.reason` when `policy.signal` aborts, and with an `McpErrorsError` of kind
@@ -381,8 +396,12 @@ export interface RenderOptions {
     /** Fields added at the top level of the profile object (e.g. `{ metrics_available: false }`),
      * as an object or as JSON text (text keeps integers past 2^53 exact). */
     extraFields?: Record<string, unknown> | string;
-    /** Mask unexpected errors (show the code's documentation line, no details). */
+    /** Mask unexpected errors: the model sees what kind of failure happened and the error id
+     * ("The tool hit an internal error (error id 1a2b3c4d)."), no message, details or original. */
     mask?: boolean;
+    /** The sentence a masked error shows instead of its code's own ("The weather service
+     * failed"); the error id is added to it. */
+    maskedMessage?: string;
     /**
      * Also write the proposed machine-readable failure (SEP-3313, open) on a tool result:
      * `_meta["io.modelcontextprotocol/toolFailure"]` (`class`, `code`, `retryable`,
@@ -455,6 +474,10 @@ export interface Hints {
     expected?: boolean;
     retryable?: boolean;
     retryAfterMs?: number;
+    /** The framework validated the caller's arguments before the tool ran (set by
+     * `withServerErrors` for tools with an input schema): a validation error the tool throws
+     * (a `ZodError` checking an upstream payload) is then INTERNAL, not INVALID_ARGUMENT. */
+    inputValidated?: boolean;
 }
 /** A text content block. */
 export interface TextContent {

@@ -74,7 +74,7 @@ export interface RetryPolicy {
 /** How `callToolWithRetry` ended. */
 export interface RetryOutcome<R = CallToolResult> {
   /** The last call's result, as the client returned it; `undefined` when the last call threw
-   * a protocol error (see `thrown`). */
+   * a protocol error (see `protocolError`). */
   result: R | undefined;
   /** The last call's canonical error (`parseResult`'s reading of it), or `null` on success. */
   error: NormalizedError | null;
@@ -82,6 +82,8 @@ export interface RetryOutcome<R = CallToolResult> {
   attempts: number;
   /** Present only when the last call threw a protocol error (a JSON-RPC error with a numeric
    * `code`: the SDK's `McpError` / `ProtocolError`): that error, which `error` reads. */
+  protocolError?: Error;
+  /** @deprecated The old name of `protocolError` (the same error). */
   thrown?: Error;
 }
 
@@ -105,7 +107,7 @@ const DEFAULTS = {
  * the last call's outcome.
  *
  * It resolves, and does not throw, for every protocol error, retried or not: the last one is
- * `thrown`, with `result` `undefined` and `error` its canonical reading, so one check of
+ * `protocolError`, with `result` `undefined` and `error` its canonical reading, so one check of
  * `error` covers tool errors and protocol errors alike. It rejects with what the client threw
  * for anything else (a transport failure, an SDK error without a numeric code), with
  * `signal.reason` when `policy.signal` aborts, and with an `McpErrorsError` of kind
@@ -143,7 +145,7 @@ export async function callToolWithRetry<C extends ToolCallingClient>(
     if (thrown !== undefined && error === null) throw thrown;
     const outcome: RetryOutcome<R> = thrown === undefined
       ? { result, error, attempts: attempt }
-      : { result: undefined, error, attempts: attempt, thrown };
+      : { result: undefined, error, attempts: attempt, protocolError: thrown, thrown };
     if (error === null || !error.retryable || attempt >= p.maxAttempts) return outcome;
     const delayMs = delayFor(error, attempt, p, random);
     if (Date.now() - start + delayMs > p.maxElapsedMs) return outcome;

@@ -46,8 +46,12 @@ export interface RenderOptions {
   /** Fields added at the top level of the profile object (e.g. `{ metrics_available: false }`),
    * as an object or as JSON text (text keeps integers past 2^53 exact). */
   extraFields?: Record<string, unknown> | string;
-  /** Mask unexpected errors (show the code's documentation line, no details). */
+  /** Mask unexpected errors: the model sees what kind of failure happened and the error id
+   * ("The tool hit an internal error (error id 1a2b3c4d)."), no message, details or original. */
   mask?: boolean;
+  /** The sentence a masked error shows instead of its code's own ("The weather service
+   * failed"); the error id is added to it. */
+  maskedMessage?: string;
   /**
    * Also write the proposed machine-readable failure (SEP-3313, open) on a tool result:
    * `_meta["io.modelcontextprotocol/toolFailure"]` (`class`, `code`, `retryable`,
@@ -126,6 +130,10 @@ export interface Hints {
   expected?: boolean;
   retryable?: boolean;
   retryAfterMs?: number;
+  /** The framework validated the caller's arguments before the tool ran (set by
+   * `withServerErrors` for tools with an input schema): a validation error the tool throws
+   * (a `ZodError` checking an upstream payload) is then INTERNAL, not INVALID_ARGUMENT. */
+  inputValidated?: boolean;
 }
 
 /** The same names both ways: the hints here are the core's (contract.ts), or this fails to compile. */

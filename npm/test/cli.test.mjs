@@ -19,7 +19,7 @@ function both(args, input) {
 
 const FLAGS = {
   profile: '--profile', format: '--format', spec: '--spec', target: '--target', tool_name: '--tool',
-  now: '--now', error_id: '--id', output_schema: '--output-schema', extra_fields: '--extra-fields',
+  now: '--now', error_id: '--id', masked_message: '--masked-message', output_schema: '--output-schema', extra_fields: '--extra-fields',
   limits: '--limits',
 };
 

@@ -38,7 +38,7 @@ test('a real client sees normalized errors from a real server', async (t) => {
   // Seed 001/002: a network failure, masked (unexpected), with a log record sharing its id.
   server.registerTool('fetch_page', { inputSchema: { url: z.string() } },
     withErrors(async () => { await fetch(`http://127.0.0.1:${port}/`); return { content: [] }; },
-      { toolName: 'fetch_page', log, now, newErrorId: () => 'err_0001' }));
+      { toolName: 'fetch_page', logger: log, now, newErrorId: () => 'err_0001' }));
 
   // Seed 000: an upstream 401 as toolError:v1, format both.
   server.registerTool('search_patterns', { inputSchema: { q: z.string() } },
@@ -46,7 +46,7 @@ test('a real client sees normalized errors from a real server', async (t) => {
       const res = await fetch(`http://127.0.0.1:${unauthorized.address().port}/`);
       if (!res.ok) throw Object.assign(new Error('Authentication required: Missing or invalid API key'), { status: res.status, body: await res.text() });
       return { content: [] };
-    }, { profile: 'tool-error-v1', format: 'both', mask: false, log: false }));
+    }, { profile: 'tool-error-v1', format: 'both', mask: false, logger: false }));
 
   // Seed 004: a deliberate domain error as the rpc envelope.
   server.registerTool('gapfill_model', { inputSchema: { model_id: z.string() } },
@@ -54,19 +54,19 @@ test('a real client sees normalized errors from a real server', async (t) => {
       throw new ToolError('Gapfilling could not find solution to enable growth in specified media', {
         appType: 'infeasibility_error', appCode: 'GAPFILL_INFEASIBLE', details: { model_id }, suggestions: ['Try increasing max_complexity parameter'],
       });
-    }, { profile: 'rpc-envelope', format: 'json', toolName: 'gapfill_model', now, log: false }));
+    }, { profile: 'rpc-envelope', format: 'json', toolName: 'gapfill_model', now, logger: false, newErrorId: () => 'err_0003' }));
 
   // Seed 003: the soft JSON result (isError false) with an extra field.
   server.registerTool('pods_top', { inputSchema: {} },
     withErrors(async () => {
       throw new ToolError('Metrics server is not available', { appType: 'MetricsUnavailable', details: 'The metrics.k8s.io API is not available.' });
-    }, { profile: 'error-object', target: 'soft-result', extraFields: { metrics_available: false }, log: false }));
+    }, { profile: 'error-object', target: 'soft-result', extraFields: { metrics_available: false }, logger: false }));
 
   // A tool with an outputSchema: its error result must not break it.
   const outputSchema = { temp: z.number() };
   server.registerTool('get_forecast', { inputSchema: { city: z.string() }, outputSchema },
     withErrors(async () => { throw Object.assign(new Error('upstream 503'), { status: 503 }); },
-      { outputSchema: { type: 'object', properties: { temp: { type: 'number' } }, required: ['temp'] }, log: false, now }));
+      { outputSchema: { type: 'object', properties: { temp: { type: 'number' } }, required: ['temp'] }, logger: false, now }));
   // The control: a hand-made error result whose structuredContent breaks the schema.
   server.registerTool('naive_forecast', { inputSchema: { city: z.string() }, outputSchema },
     async () => ({ content: [{ type: 'text', text: 'upstream 503' }], structuredContent: { error: 'upstream 503' }, isError: true }));
@@ -99,7 +99,7 @@ test('a real client sees normalized errors from a real server', async (t) => {
   const envelope = JSON.parse(gap.content[0].text);
   assert.deepEqual(envelope, {
     success: false, error_type: 'infeasibility_error', jsonrpc_error_code: -32002, error_code: 'GAPFILL_INFEASIBLE',
-    message: 'Gapfilling could not find solution to enable growth in specified media', details: { model_id: 'model_xyz' },
+    message: 'Gapfilling could not find solution to enable growth in specified media', details: { error_id: 'err_0003', model_id: 'model_xyz' },
     suggestions: ['Try increasing max_complexity parameter'], tool_name: 'gapfill_model', timestamp: now,
   });
 

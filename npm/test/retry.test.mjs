@@ -30,7 +30,7 @@ const rateLimited = (header, value) => Object.assign(new Error('slow down'), { s
 /** The tools, each counting its calls in `calls` (shared by every server instance). */
 function build(generation, calls) {
   const { McpServer, z } = GENERATIONS[generation];
-  const server = withServerErrors(new McpServer({ name: 'weather', version: '1.0.0' }), { log: false });
+  const server = withServerErrors(new McpServer({ name: 'weather', version: '1.0.0' }), { logger: false });
   const tool = (name, body) => server.registerTool(name, { inputSchema: { city: z.string().optional() } }, async (args, extra) => {
     calls[name] = (calls[name] ?? 0) + 1;
     return body(calls[name], extra);
@@ -106,7 +106,7 @@ for (const generation of ['v1', 'v2']) {
       assert.equal(calls.flaky, 3);
       assert.equal(out.attempts, 3);
       assert.equal(out.error, null);
-      assert.equal(out.thrown, undefined);
+      assert.equal(out.protocolError, undefined);
       assert.notEqual(out.result.isError, true);
       assert.equal(text(out.result), 'sunny');
       // Retry-After: 2 is 2000 ms, cut to maxDelayMs.
@@ -220,8 +220,9 @@ for (const generation of ['v1', 'v2']) {
       assert.equal(out.attempts, 1);
       assert.equal(retried, false);
       assert.equal(out.result, undefined);
-      assert.ok(out.thrown instanceof Error);
-      assert.equal(out.thrown.code, -32602);
+      assert.ok(out.protocolError instanceof Error);
+      assert.equal(out.protocolError.code, -32602);
+      assert.equal(out.thrown, out.protocolError, "the deprecated name still answers");
       assert.equal(out.error.code, 'INVALID_ARGUMENT');
       assert.equal(out.error.retryable, false);
     });
@@ -233,7 +234,7 @@ test('v1 McpServer: an unknown tool is an isError result (-32602 in its text), r
   const out = await callToolWithRetry(client, { name: 'nope', arguments: {} }, { maxAttempts: 5, baseDelayMs: 1 });
   assert.equal(out.attempts, 1);
   assert.equal(out.result.isError, true);
-  assert.equal(out.thrown, undefined);
+  assert.equal(out.protocolError, undefined);
   assert.equal(out.error.code, 'INVALID_ARGUMENT');
   assert.equal(out.error.retryable, false);
 });
@@ -250,7 +251,7 @@ test('a thrown retryable protocol error (-32001, request timed out) is retried, 
   const out = await callToolWithRetry(client, { name: 'x' }, { baseDelayMs: 4, onRetry: (e) => delays.push(e.delayMs) });
   assert.deepEqual([calls, out.attempts, delays.length], [3, 3, 2]);
   assert.equal(out.result, undefined);
-  assert.equal(out.thrown.code, -32001);
+  assert.equal(out.protocolError.code, -32001);
   assert.equal(out.error.code, 'TIMEOUT');
   assert.equal(out.error.retryable, true);
 });

@@ -27,7 +27,7 @@ function build(McpServer, z, records) {
     throw new TypeError(`Cannot read properties of undefined (reading '${city}-secret')`);
   });
   withServerErrors(server, {
-    profile: 'mcp-tool-error', format: 'json', now: NOW, log: (r) => records.push(r),
+    profile: 'mcp-tool-error', format: 'json', now: NOW, logger: (r) => records.push(r),
     tools: { weather: { profile: 'tool-error-v1', format: 'both' } },
   });
   server.registerTool('weather', { inputSchema: { city: z.string() } }, async ({ city }) => {

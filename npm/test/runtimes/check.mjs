@@ -24,6 +24,7 @@ export function renderOptions(o = {}) {
     outputSchema: o.output_schema,
     extraFields: o.extra_fields === undefined ? undefined : JSON.parse(o.extra_fields),
     mask: o.mask === true,
+    maskedMessage: o.masked_message,
     toolFailure: o.tool_failure === true,
     limits: limits(o),
     rules: o.rules,
