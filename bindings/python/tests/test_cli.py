@@ -12,7 +12,7 @@ RUST = os.environ.get("MCP_ERRORS_CLI", str(ROOT / "target" / "debug" / "mcp-err
 NPM = ROOT / "npm" / "dist" / "cli.js"
 FLAGS = {
     "profile": "--profile", "format": "--format", "spec": "--spec", "target": "--target", "tool_name": "--tool",
-    "now": "--now", "error_id": "--id", "output_schema": "--output-schema", "extra_fields": "--extra-fields",
+    "now": "--now", "error_id": "--id", "masked_message": "--masked-message", "output_schema": "--output-schema", "extra_fields": "--extra-fields",
     "limits": "--limits",
 }
 
