@@ -16,7 +16,7 @@ import {
   UrlElicitationRequiredError as UrlV2,
 } from '@modelcontextprotocol/server';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
-import { McpErrorsError, withErrors, withServerErrors } from '../dist/index.js';
+import { classify, McpErrorsError, parseResult, withErrors, withServerErrors } from '../dist/index.js';
 
 const json = (result) => JSON.parse(result.content.map((c) => c.text).findLast((t) => t.startsWith('{')));
 
@@ -167,4 +167,28 @@ test('the one SDK internal withServerErrors reads is where it expects, in both g
     assert.equal(typeof s._registeredTools.t.handler, 'function');
     assert.equal(typeof s.createToolError, 'function');
   }
+});
+
+test('the delay survives a profile without a delay field: tool-error-v1 carries it in details, parse reads it back', async (t) => {
+  const server = withServerErrors(new McpServerV1({ name: 'w', version: '1.0.0' }), { profile: 'tool-error-v1', logger: false });
+  server.registerTool('busy', { inputSchema: {} }, async () => {
+    throw Object.assign(new Error('Too Many Requests'), { status: 429, headers: { 'retry-after': '1' } });
+  });
+  const client = await connect(GENERATIONS[0], server);
+  t.after(() => client.close());
+  const result = await client.callTool({ name: 'busy', arguments: {} });
+  const read = parseResult(result);
+  assert.equal(read.retryable, true);
+  assert.equal(read.retry_after_ms, 1000, 'the server asked for 1 s; the retry helpers wait that');
+  assert.ok(read.evidence.some((e) => /^error id [0-9a-f]{8}$/.test(e)), 'the error id is named');
+});
+
+test('classify() reads the clock, as toolResult does: an HTTP-date Retry-After is a delay', () => {
+  const at = new Date(Date.now() + 120_000).toUTCString();
+  const err = Object.assign(new Error('Too Many Requests'), { status: 429, headers: { 'retry-after': at } });
+  const n = classify(err);
+  assert.ok(n.retry_after_ms >= 100_000 && n.retry_after_ms <= 121_000, `${n.retry_after_ms}`);
+  const without = classify(err, undefined, { now: null });
+  assert.equal(without.retry_after_ms, undefined);
+  assert.ok(without.evidence.some((e) => e.includes('no `now`')));
 });

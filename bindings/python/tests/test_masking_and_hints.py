@@ -149,3 +149,22 @@ def test_a_bad_masked_message_is_refused_when_built():
         with pytest.raises(McpErrorsError) as info:
             build()
         assert info.value.kind == "invalid_option" and "'masked_message'" in info.value.message
+
+
+def test_classify_reads_the_clock_by_default_for_an_http_date_retry_after():
+    """As `to_tool_result` does: an HTTP-date `Retry-After` becomes a delay; with `now=None` the
+    evidence says why there is none."""
+    import datetime as dt
+    from email.utils import format_datetime
+
+    from mcp_errors import classify
+
+    when = format_datetime(dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=120), usegmt=True)
+    exc = type("HTTPError", (Exception,), {})("Too Many Requests")
+    exc.status = 429
+    exc.headers = {"retry-after": when}
+    with_clock = classify(exc)
+    assert with_clock.retry_after_ms is not None and 100_000 <= with_clock.retry_after_ms <= 121_000
+    without = classify(exc, now=None)
+    assert without.retry_after_ms is None
+    assert any("no `now`" in e for e in without.evidence)

@@ -405,15 +405,18 @@ def render_json(raw: str, **options: Any) -> str:
 def classify(
     exc: Any,
     *,
-    now: _dt.datetime | str | None = None,
+    now: _dt.datetime | str | None | bool = True,
     limits: Mapping[str, int] | None = None,
     rules: Sequence[Mapping[str, Any]] | str | None = None,
     **hints: Any,
 ) -> NormalizedError:
     """Classify any exception (or value), with optional hints (tool, app_code, app_type,
-    details, suggestions, expected, retryable, retry_after_ms) and your own `rules`."""
+    details, suggestions, expected, retryable, retry_after_ms, input_validated) and your own
+    `rules`. `now` defaults to the clock, as in `to_tool_result`, so an HTTP-date `Retry-After`
+    becomes a delay; `now=None` leaves it out (the evidence then says the date was not read).
+    `classify_json` stays clock-free: the bytes every host prints."""
     raw = _dumps(to_raw_error(exc, **hints))
-    return NormalizedError.from_dict(json.loads(classify_json(raw, now=now, limits=limits, rules=rules)))
+    return NormalizedError.from_dict(json.loads(classify_json(raw, now=_time(now), limits=limits, rules=rules)))
 
 
 def render(normalized: NormalizedError | Mapping[str, Any], **options: Any) -> dict[str, Any]:
