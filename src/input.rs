@@ -789,6 +789,17 @@ pub(crate) fn merge_sort(v: &mut [usize], le: &dyn Fn(usize, usize) -> bool) {
     }
 }
 
+/// Sort `v` by `key` (stable), through [`merge_sort`]: one sorting routine in the component for
+/// every list the core sorts, instead of a quicksort per element type.
+pub(crate) fn sort_by_key<T: Copy, K: Ord>(v: &mut Vec<T>, key: impl Fn(&T) -> K) {
+    if v.len() < 2 {
+        return;
+    }
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    merge_sort(&mut order, &|a, b| key(&v[a]) <= key(&v[b]));
+    *v = order.into_iter().map(|i| v[i]).collect();
+}
+
 /// For the property tests: the parse the classifier uses, as a `serde_json` result, to compare
 /// with `serde_json::from_str` (value, or error message).
 #[cfg(any(test, feature = "internal-testing"))]

@@ -444,7 +444,7 @@ impl Literals {
                 ))
             })
             .collect();
-        heads.sort_unstable();
+        crate::input::sort_by_key(&mut heads, |&h| h);
         let mut by_first = vec![(0u16, 0u16); 256];
         for (i, (h, _)) in heads.iter().enumerate() {
             let r = &mut by_first[usize::from(h[0])];
