@@ -592,7 +592,10 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
             reading
         }
         None if !is_error && failure.is_none() => return Ok(None),
-        None => match human.first().and_then(|t| text_profile(t)) {
+        None => match human
+            .first()
+            .and_then(|t| text_profile(t).or_else(|| mirror_alone(t)))
+        {
             Some(reading) => reading,
             // With no other text, the JSON block is the message, exactly as the
             // server wrote it (its members are read as a body all the same).
@@ -652,6 +655,25 @@ fn mirror(t: &str) -> Option<Mirror<'_>> {
         m.tool = Some(tool);
     }
     Some(m)
+}
+
+/// The mirror text alone, with a canonical code on its `Code:` line: what a
+/// client keeps of a result when it passes on only the first text block (the
+/// `ToolError` FastMCP's client raises). Read as stated: the message, the
+/// code, whether and when to retry, the tool and the suggestions.
+fn mirror_alone(t: &str) -> Option<Reading<'_>> {
+    let m = mirror(t)?;
+    let (message, rest) = t.strip_prefix("Error: ")?.rsplit_once("\nCode: ")?;
+    let code = Code::from_name(rest.split('\n').next()?)?;
+    let mut r = Reading::new("canonical text");
+    r.own = true;
+    r.explicit = Some(code);
+    r.message = Some(Cow::Borrowed(message));
+    r.retryable = Some(m.retryable);
+    r.delay = Some(m.delay);
+    r.tool = m.tool;
+    r.suggestions = m.suggestions;
+    Some(r)
 }
 
 /// The text profile's lines (seed 002's `createToolError`), read from the end:
