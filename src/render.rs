@@ -949,6 +949,12 @@ impl<'a> Ctx<'a> {
         let human = self.human_text(&object);
         // A soft result is data: with the default format it is the JSON alone.
         let mut r = self.result(object, human, &self.style(), is_error, !is_error);
+        // A success result of a tool with an output schema must carry structured
+        // content that fits it (clients check): when the schema rules the error
+        // object out, only an error result is valid.
+        if !is_error && self.schema.is_some() && r.structured.is_none() {
+            r.is_error = true;
+        }
         if is_error && self.options.tool_failure {
             let mut meta = Obj::new();
             meta.set(crate::parse::TOOL_FAILURE, self.tool_failure());

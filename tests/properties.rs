@@ -103,7 +103,10 @@ proptest! {
         let v: Value = serde_json::from_str(&out).expect("valid JSON");
         match opts.target {
             Target::ToolResult | Target::SoftResult | Target::NeedsInput => {
-                let is_error = opts.target == Target::ToolResult;
+                // A soft result of a tool whose output schema rules the error
+                // object out is an error result: no valid success result exists.
+                let is_error = opts.target == Target::ToolResult
+                    || (opts.target == Target::SoftResult && opts.output_schema.is_some());
                 prop_assert_eq!(&v["isError"], &json!(is_error));
                 prop_assert!(v["content"].as_array().is_some_and(|c| !c.is_empty()));
                 prop_assert_eq!(v.get("resultType").is_some(), opts.spec == SpecRevision::V20260728);
