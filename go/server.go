@@ -46,8 +46,18 @@ func (o ServerOptions) ToolFailure(ctx context.Context, tool string, err error) 
 // ToolFailureWith is ToolFailure with hints laid over the options' own (an
 // SDK marks the failures it calls anticipated as Expected).
 func (o ServerOptions) ToolFailureWith(ctx context.Context, tool string, err error, hints Hints) *CallToolResult {
+	return o.ToolFailureDeclared(ctx, tool, err, hints, nil)
+}
+
+// ToolFailureDeclared is ToolFailureWith for a tool that declares an output
+// schema (JSON): the declared schema wins over RenderOptions.OutputSchema, so
+// the result's structuredContent never breaks it. Nil: none declared.
+func (o ServerOptions) ToolFailureDeclared(ctx context.Context, tool string, err error, hints Hints, outputSchema json.RawMessage) *CallToolResult {
 	opts := o.ForTool(tool)
 	opts.Hints = opts.Hints.With(hints)
+	if len(outputSchema) > 0 {
+		opts.OutputSchema = string(outputSchema)
+	}
 	result, record := ToolResultWithLog(err, opts)
 	if record != nil {
 		func() {

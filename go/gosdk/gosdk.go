@@ -55,16 +55,56 @@ func Middleware(opts mcperrors.ServerOptions) mcp.Middleware {
 				if errors.As(err, &rpc) {
 					return result, err
 				}
-				return toResult(opts.ToolFailure(ctx, name, err)), nil
+				schema := declaredOutputSchema(ctx, next, req, name)
+				return toResult(opts.ToolFailureDeclared(ctx, name, err, mcperrors.Hints{}, schema)), nil
 			}
 			if r, ok := result.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 				if toolErr := r.GetError(); toolErr != nil {
-					return toResult(opts.ToolFailureWith(ctx, name, toolErr, hintsFor(toolErr))), nil
+					schema := declaredOutputSchema(ctx, next, req, name)
+					return toResult(opts.ToolFailureDeclared(ctx, name, toolErr, hintsFor(toolErr), schema)), nil
 				}
 			}
 			return result, err
 		}
 	}
+}
+
+// declaredOutputSchema is the output schema tool declares, as the server
+// lists it: the server's own tools/list, asked through the same middleware
+// chain (public API; the SDK has no getter for one tool). Nil when the tool
+// declares none or the list cannot be read; a schema that cannot be
+// marshalled accepts nothing.
+func declaredOutputSchema(ctx context.Context, next mcp.MethodHandler, req mcp.Request, tool string) json.RawMessage {
+	call, ok := req.(*mcp.CallToolRequest)
+	if !ok || tool == "" {
+		return nil
+	}
+	params := &mcp.ListToolsParams{}
+	for page := 0; page < 100; page++ {
+		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: params})
+		list, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok || list == nil {
+			return nil
+		}
+		for _, t := range list.Tools {
+			if t == nil || t.Name != tool {
+				continue
+			}
+			if t.OutputSchema == nil {
+				return nil
+			}
+			out, err := json.Marshal(t.OutputSchema)
+			if err != nil {
+				return json.RawMessage(`{"not":{}}`)
+			}
+			return out
+		}
+		if list.NextCursor == "" {
+			return nil
+		}
+		params = &mcp.ListToolsParams{Cursor: list.NextCursor}
+	}
+	return nil
 }
 
 // Install adds Middleware to server and returns it: the one line.

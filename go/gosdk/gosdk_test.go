@@ -213,3 +213,32 @@ func TestCallToolWithRetry(t *testing.T) {
 		t.Fatalf("%+v %v", out, err)
 	}
 }
+
+// A typed tool declares the output schema the SDK infers from its output
+// type: its error result never carries structuredContent that breaks it
+// (issue 31); a tool without one keeps its structuredContent.
+func TestADeclaredOutputSchemaIsNeverBroken(t *testing.T) {
+	type forecastOut struct {
+		Temp float64 `json:"temp"`
+	}
+	s := newServer()
+	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, func(ctx context.Context, req *mcp.CallToolRequest, in forecastIn) (*mcp.CallToolResult, forecastOut, error) {
+		return nil, forecastOut{}, fmt.Errorf("forecast upstream: %w", syscall.ECONNREFUSED)
+	})
+	gosdk.Install(s, mcperrors.ServerOptions{RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1}, Log: mcperrors.DiscardLog})
+	cs := connect(t, s)
+	r, err := call(t, cs, "typed", map[string]any{"city": "Lyon"})
+	if err != nil || !r.IsError {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if r.StructuredContent != nil {
+		t.Fatalf("structuredContent that breaks the tool's output schema: %+v", r.StructuredContent)
+	}
+	if !strings.Contains(text(r), `"kind": "toolError:v1"`) {
+		t.Fatalf("the structured error is not in the content: %s", text(r))
+	}
+	plain, err := call(t, cs, "raw", map[string]any{})
+	if err != nil || plain.StructuredContent == nil {
+		t.Fatalf("a tool without an output schema lost its structuredContent: %+v %v", plain, err)
+	}
+}

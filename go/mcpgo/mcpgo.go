@@ -20,9 +20,13 @@ import (
 	mcperrors "github.com/mcp-errors/mcp-errors/go"
 )
 
-// WithErrors is the server option that installs Middleware.
+// WithErrors is the server option that installs the middleware, reading each
+// failing tool's declared output schema from the server (MCPServer.GetTool),
+// so the result's structuredContent never breaks it.
 func WithErrors(opts mcperrors.ServerOptions) server.ServerOption {
-	return server.WithToolHandlerMiddleware(Middleware(opts))
+	return func(s *server.MCPServer) {
+		server.WithToolHandlerMiddleware(middleware(opts, s))(s)
+	}
 }
 
 // Middleware is a tool handler middleware: a Go error returned by a tool
@@ -32,21 +36,57 @@ func WithErrors(opts mcperrors.ServerOptions) server.ServerOption {
 // *mcperrors.ToolError is shown. mcp-go's URL elicitation error stays the
 // protocol error it is. Results a handler built itself (mcp.NewToolResultError)
 // are left as they are.
+//
+// Alone (without WithErrors) it does not know the tools' output schemas: set
+// RenderOptions.OutputSchema per tool (ServerOptions.Tools) for those that
+// declare one.
 func Middleware(opts mcperrors.ServerOptions) server.ToolHandlerMiddleware {
+	return middleware(opts, nil)
+}
+
+func middleware(opts mcperrors.ServerOptions, s *server.MCPServer) server.ToolHandlerMiddleware {
+	fail := func(ctx context.Context, name string, err error) *mcp.CallToolResult {
+		return toResult(opts.ToolFailureDeclared(ctx, name, err, mcperrors.Hints{}, declaredOutputSchema(s, name)))
+	}
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
 			defer func() {
 				if p := recover(); p != nil {
-					result, err = toResult(opts.ToolFailure(ctx, req.Params.Name, &mcperrors.PanicError{Value: p})), nil
+					result, err = fail(ctx, req.Params.Name, &mcperrors.PanicError{Value: p}), nil
 				}
 			}()
 			result, err = next(ctx, req)
 			if err == nil || isProtocolError(err) {
 				return result, err
 			}
-			return toResult(opts.ToolFailure(ctx, req.Params.Name, err)), nil
+			return fail(ctx, req.Params.Name, err), nil
 		}
 	}
+}
+
+// declaredOutputSchema is the output schema tool declares, as it is listed
+// (mcp.Tool's MarshalJSON: RawOutputSchema, else OutputSchema when typed);
+// nil when it declares none or the server is unknown. A schema that cannot be
+// marshalled accepts nothing.
+func declaredOutputSchema(s *server.MCPServer, tool string) json.RawMessage {
+	if s == nil {
+		return nil
+	}
+	t := s.GetTool(tool)
+	if t == nil {
+		return nil
+	}
+	if len(t.Tool.RawOutputSchema) > 0 {
+		return t.Tool.RawOutputSchema
+	}
+	if t.Tool.OutputSchema.Type == "" {
+		return nil
+	}
+	out, err := json.Marshal(t.Tool.OutputSchema)
+	if err != nil {
+		return json.RawMessage(`{"not":{}}`)
+	}
+	return out
 }
 
 // isProtocolError: the errors mcp-go answers with a JSON-RPC error of their

@@ -217,3 +217,32 @@ func TestCallToolWithRetry(t *testing.T) {
 		t.Fatalf("%+v %v", out, err)
 	}
 }
+
+// A tool that declares an output schema never gets structuredContent that
+// breaks it (issue 31): the structured error goes in a content block; a tool
+// without one keeps its structuredContent.
+func TestADeclaredOutputSchemaIsNeverBroken(t *testing.T) {
+	type forecast struct {
+		Temp float64 `json:"temp"`
+		Unit string  `json:"unit"`
+	}
+	s := newServer(mcpgo.WithErrors(mcperrors.ServerOptions{RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1}, Log: mcperrors.DiscardLog}))
+	s.AddTool(mcp.NewTool("typed", mcp.WithOutputSchema[forecast]()), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("forecast upstream: %w", syscall.ECONNREFUSED)
+	})
+	c := connect(t, s)
+	r, err := callTool(t, c, "typed", nil)
+	if err != nil || !r.IsError {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if r.StructuredContent != nil {
+		t.Fatalf("structuredContent that breaks the tool's output schema: %+v", r.StructuredContent)
+	}
+	if !strings.Contains(text(r), `"kind": "toolError:v1"`) {
+		t.Fatalf("the structured error is not in the content: %s", text(r))
+	}
+	plain, err := callTool(t, c, "search", nil)
+	if err != nil || plain.StructuredContent == nil {
+		t.Fatalf("a tool without an output schema lost its structuredContent: %+v %v", plain, err)
+	}
+}
