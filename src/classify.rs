@@ -21,6 +21,9 @@ pub use crate::gather::ClassifyOptions;
 
 /// A wait this long (an hour) makes a rate limit a spent quota.
 const QUOTA_WAIT_MS: u64 = 3_600_000;
+/// The strongest signal of a spent quota a short stated wait overrules: a
+/// quota read in a message, or a status (a provider's own code is stronger).
+const SHORT_WAIT_MAX: crate::gather::Strength = 55;
 /// A user's rule: a window does not overrule it.
 const USER_RULE: crate::gather::Strength = crate::rules::form::USER_STRENGTH;
 
@@ -109,6 +112,7 @@ pub(crate) fn classify_unsanitized(
 
     let mut g = Gathered {
         quiet: !evidence,
+        now_ms: opts.now_ms,
         // A typical error gathers five to ten: no growing on the way.
         candidates: Vec::with_capacity(12),
         ..Gathered::default()
@@ -150,6 +154,19 @@ pub(crate) fn classify_unsanitized(
     if window.is_some() {
         code = Code::QuotaExhausted;
     }
+    // A quota that words or a status read, with a wait under an hour stated:
+    // calling again soon helps, which makes it a rate limit.
+    let short_wait = code == Code::QuotaExhausted
+        && window.is_none()
+        && winner
+            .as_ref()
+            .is_some_and(|w| w.strength <= SHORT_WAIT_MAX)
+        && g.retry_after
+            .as_ref()
+            .is_some_and(|(ms, _)| *ms < QUOTA_WAIT_MS);
+    if short_wait {
+        code = Code::RateLimited;
+    }
     // A validation error (ZodError, pydantic's ValidationError) raised by a
     // tool whose arguments the framework had already validated checked other
     // data (an upstream payload, the tool's own): not the caller's input.
@@ -173,6 +190,7 @@ pub(crate) fn classify_unsanitized(
             .filter(|&i| {
                 all[i].code == code
                     || (window.is_some() && all[i].code == Code::RateLimited)
+                    || (short_wait && all[i].code == Code::QuotaExhausted)
                     || (inside && all[i].code == Code::InvalidArgument)
             })
             .collect();
@@ -194,6 +212,9 @@ pub(crate) fn classify_unsanitized(
             evidence.push(
                 "input_validated: raised inside the tool, not about the caller's input".into(),
             );
+        }
+        if short_wait {
+            evidence.push("a stated wait under an hour: a rate limit".into());
         }
     }
 
@@ -284,6 +305,14 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     // A window of a day or more that the words name makes a rate limit a
     // spent quota (read below, with the structured windows).
     let long = crate::lexicon::long_window(&words);
+    // A window of minutes the words name, and none of a day: a billing or
+    // credits page the message points to does not make the limit a quota
+    // ("60 queries per minute … upgrade on the billing page").
+    if long.is_none() && g.quota_window.is_some() && g.window_structured.is_none() {
+        if crate::lexicon::short_window(&words).is_some() {
+            g.quota_window = None;
+        }
+    }
     if let (None, Some(w)) = (&g.quota_window, long) {
         g.quota_window = Some(if g.quiet {
             String::new()
@@ -305,6 +334,14 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     let Some(v) = crate::lexicon::read(&words).filter(|v| v.decides()) else {
         return winner;
     };
+    // Words of a spent quota over a window of minutes: the rate limit stands.
+    if v.code == Code::QuotaExhausted
+        && current == Code::RateLimited
+        && long.is_none()
+        && crate::lexicon::short_window(&words).is_some()
+    {
+        return winner;
+    }
     // A rate limit over a long window the error states is read below, with
     // its own evidence.
     let window = g.quota_window.is_some() || g.window_structured.is_some();

@@ -59,6 +59,8 @@ pub(crate) struct Gathered {
     /// Skip writing evidence lines (they are empty): for results that never
     /// show them. What is decided does not depend on them.
     pub quiet: bool,
+    /// The current time (the host's `now`), for a time a message states.
+    pub now_ms: Option<i64>,
     /// Why a stated delay was not taken (an impossible `Retry-After` date):
     /// the first, for the evidence.
     pub ignored_delay: Option<String>,

@@ -1339,10 +1339,9 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroup
     ("(tpd)", 8),
     ("credits", 8),
     ("try again", 9),
-    ("retry in", 9),
-    ("retry after", 9),
-    ("retrying in", 9),
-    ("retry again", 9),
+    // "retry in", "retry after", "retrying in", "retry again", "retry this
+    // request in": the leads are looked for once this is seen.
+    ("retry", 9),
     ("wait for", 9),
     ("please wait", 9),
     ("reset in", 9),
@@ -1350,6 +1349,9 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroup
     ("wait ", 9),
     ("available in", 9),
     ("this after", 9),
+    ("try after", 9),
+    ("request in", 9),
+    ("request after", 9),
     ("/ month", 8),
     ("/month", 8),
     ("/ day", 8),
@@ -1401,7 +1403,7 @@ fn delay_and_window(
         g.quota_window = Some(ev(format_args!("message quota window")));
     }
     if phrases & DELAY != 0 {
-        if let Some(ms) = delay_in_text(m) {
+        if let Some(ms) = delay_in_text(m, g.now_ms) {
             g.retry_after(ms, ev(format_args!("message delay {}", fmt_delay(ms))));
         }
     }
@@ -2255,10 +2257,20 @@ static DELAY_LEADS: &[&str] = &[
     "available in ",
     // "you can only request this after 42 seconds"
     "this after ",
+    // Akamai "Retry after: 21 seconds", "Please try after <time>"
+    "retry after: ",
+    "try after ",
+    // Slack "you may retry this request in 7 seconds"; Akamai "submit the
+    // request after 49 seconds"
+    "request in ",
+    "request after ",
+    // AWS "Wait until 2023-12-29T12:51:32Z UTC and try again"
+    "wait until ",
 ];
 
-/// A delay a message states, in milliseconds (fractions rounded up).
-pub(crate) fn delay_in_text(m: &str) -> Option<u64> {
+/// A delay a message states, in milliseconds (fractions rounded up): a
+/// duration after a lead, or a time (RFC 3339) after one, counted from `now`.
+pub(crate) fn delay_in_text(m: &str, now_ms: Option<i64>) -> Option<u64> {
     for lead in DELAY_LEADS {
         let mut from = 0;
         while let Some(at) = find_ci(&m[from..], lead) {
@@ -2266,10 +2278,24 @@ pub(crate) fn delay_in_text(m: &str) -> Option<u64> {
             if let Some(ms) = parse_text_duration(&m[after..]) {
                 return Some(ms);
             }
+            if let Some(ms) = now_ms.and_then(|now| time_in_text(&m[after..], now)) {
+                return Some(ms);
+            }
             from = after;
         }
     }
     None
+}
+
+/// How long until the RFC 3339 time at the start of `s` (ended by a space or
+/// the end, a final stop or comma aside), from `now`; none for a time past.
+fn time_in_text(s: &str, now: i64) -> Option<u64> {
+    let token = s.split(|c: char| c.is_whitespace()).next()?;
+    let token = token.trim_end_matches(['.', ',', ';', ')']);
+    let at = crate::time::parse_rfc3339(token)?;
+    u64::try_from(at.checked_sub(now)?)
+        .ok()
+        .filter(|&ms| ms > 0)
 }
 
 /// The unit words and abbreviations of a stated delay, in milliseconds.
@@ -2294,6 +2320,8 @@ static TIME_UNITS: &[(&str, u32)] = &[
     ("hrs", 3_600_000),
     ("hour", 3_600_000),
     ("hours", 3_600_000),
+    ("day", 86_400_000),
+    ("days", 86_400_000),
 ];
 
 /// A duration at the start of `s`: Go's form (`1m2.5s`, `59.977s`, `6ms`,
@@ -2448,10 +2476,10 @@ mod tests {
             ("[rate reset in 14m02s]", 842_000),
             ("try again in 114h18m0s", 411_480_000),
         ] {
-            assert_eq!(delay_in_text(text), Some(ms), "{text}");
+            assert_eq!(delay_in_text(text, None), Some(ms), "{text}");
         }
-        assert_eq!(delay_in_text("try again later"), None);
-        assert_eq!(delay_in_text("retry in a few minutes"), None);
+        assert_eq!(delay_in_text("try again later", None), None);
+        assert_eq!(delay_in_text("retry in a few minutes", None), None);
     }
 
     #[test]
