@@ -308,10 +308,12 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     // A window of minutes the words name, and none of a day: a billing or
     // credits page the message points to does not make the limit a quota
     // ("60 queries per minute … upgrade on the billing page").
-    if long.is_none() && g.quota_window.is_some() && g.window_structured.is_none() {
-        if crate::lexicon::short_window(&words).is_some() {
-            g.quota_window = None;
-        }
+    if long.is_none()
+        && g.quota_window.is_some()
+        && g.window_structured.is_none()
+        && crate::lexicon::short_window(&words).is_some()
+    {
+        g.quota_window = None;
     }
     if let (None, Some(w)) = (&g.quota_window, long) {
         g.quota_window = Some(if g.quiet {

@@ -22,6 +22,8 @@ pub mod contract;
 mod error;
 mod float;
 mod gather;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod host;
 mod input;
 mod json;
 #[cfg(feature = "leave-out")]
@@ -33,6 +35,8 @@ mod normalized;
 pub mod parse;
 pub mod redact;
 pub mod render;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 pub mod rules;
 mod signals;
 pub mod taxonomy;

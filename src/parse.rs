@@ -184,7 +184,7 @@ impl<'v> Reading<'v> {
         }
         n.code = match self.explicit {
             Some(c) => c,
-            None if !fits(n.code) => representative(self.profile_code, &fits),
+            None if !fits(n.code) => representative(self.profile_code, self.retryable, &fits),
             None if n.code == Code::Unknown && self.class.and_then(class_code).is_some() => {
                 let class = self.class.unwrap_or_default();
                 n.evidence.insert(0, ["toolFailure class ", class].concat());
@@ -269,8 +269,14 @@ fn profile_code(code: Code, profile: Profile) -> &'static str {
 
 /// The canonical code a result's codes stand for when nothing more specific
 /// is known: the one named like the profile's code, else the most general
-/// that renders as the result did.
-fn representative(profile: Option<(Profile, &str)>, fits: &dyn Fn(Code) -> bool) -> Code {
+/// that renders as the result did, retryable by default when the result
+/// says it is retryable (a `CLIENT_ERROR` worth calling again is a rate
+/// limit), not when it says it is not.
+fn representative(
+    profile: Option<(Profile, &str)>,
+    retryable: Option<bool>,
+    fits: &dyn Fn(Code) -> bool,
+) -> Code {
     const GENERAL: [Code; 8] = [
         Code::Internal,
         Code::Unknown,
@@ -281,12 +287,16 @@ fn representative(profile: Option<(Profile, &str)>, fits: &dyn Fn(Code) -> bool)
         Code::Timeout,
         Code::UpstreamError,
     ];
-    profile
-        .and_then(|(_, v)| Code::from_name(v))
-        .into_iter()
-        .chain(GENERAL)
-        .chain(crate::TABLE.iter().map(|i| i.code))
-        .find(|&c| fits(c))
+    let candidates = || {
+        profile
+            .and_then(|(_, v)| Code::from_name(v))
+            .into_iter()
+            .chain(GENERAL)
+            .chain(crate::TABLE.iter().map(|i| i.code))
+    };
+    retryable
+        .and_then(|r| candidates().find(|&c| fits(c) && c.info().retryable == r))
+        .or_else(|| candidates().find(|&c| fits(c)))
         .unwrap_or(Code::Unknown)
 }
 

@@ -430,6 +430,18 @@ fn test() -> Result<()> {
         "-D",
         "warnings",
     ]))?;
+    step("clippy (the rmcp host, --features rmcp)");
+    run(cargo().args([
+        "clippy",
+        "--package",
+        "mcp-errors",
+        "--features",
+        "rmcp",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     step("clippy (component, wasm32)");
     run(cargo().args([
         "clippy",
@@ -453,6 +465,18 @@ fn test() -> Result<()> {
         .args(["test", "--workspace"])
         .env("MCP_ERRORS_TRAP_WASM", &trap)
         .env("MCP_ERRORS_WASM", &wasm))?;
+    step("Rust host: an rmcp server and client in one process (--features rmcp), the example");
+    run(cargo().args([
+        "test",
+        "--package",
+        "mcp-errors",
+        "--features",
+        "rmcp",
+        "--test",
+        "rmcp_host",
+        "--example",
+        "rmcp_weather",
+    ]))?;
     build_npm(&wasm)?;
     step("Node tests: vectors, conversions, MCP SDK end to end, CLI parity, traps, pack");
     run(npm().args(["test"]).env("MCP_ERRORS_TRAP_WASM", &trap).env(
