@@ -58,16 +58,22 @@ func loadCases(t testing.TB, file string) []vectorCase {
 // only the escapes JSON requires.
 func compactJSON(t testing.TB, raw json.RawMessage) string {
 	t.Helper()
+	return compactWith(t, raw, func(n json.Number) string { return string(n) })
+}
+
+// compactWith is compactJSON with each number written by num.
+func compactWith(t testing.TB, raw json.RawMessage, num func(json.Number) string) string {
+	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var b bytes.Buffer
-	if err := writeToken(dec, &b); err != nil {
+	if err := writeToken(dec, &b, num); err != nil {
 		t.Fatalf("re-serializing %s: %v", raw, err)
 	}
 	return b.String()
 }
 
-func writeToken(dec *json.Decoder, b *bytes.Buffer) error {
+func writeToken(dec *json.Decoder, b *bytes.Buffer, num func(json.Number) string) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -88,7 +94,7 @@ func writeToken(dec *json.Decoder, b *bytes.Buffer) error {
 				writeJSONString(b, key.(string))
 				b.WriteByte(':')
 			}
-			if err := writeToken(dec, b); err != nil {
+			if err := writeToken(dec, b, num); err != nil {
 				return err
 			}
 		}
@@ -99,7 +105,7 @@ func writeToken(dec *json.Decoder, b *bytes.Buffer) error {
 	case string:
 		writeJSONString(b, v)
 	case json.Number:
-		b.WriteString(string(v))
+		b.WriteString(num(v))
 	case bool:
 		fmt.Fprint(b, v)
 	case nil:

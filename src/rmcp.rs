@@ -143,10 +143,25 @@ fn fallback(why: &str, options: &RenderOptions) -> CallToolResult {
 /// An error result as the canonical error: parsed back, as stated (what the
 /// tool or rmcp chose to show is shown again, unmasked).
 fn read_back(result: &CallToolResult) -> Option<Normalized> {
+    parse(result, &crate::ClassifyOptions::default())
+}
+
+/// For rmcp clients: a tool call's result read back into the canonical error
+/// (`None` when it is not an error), as [`crate::parse_result`] reads any
+/// server's result.
+pub fn parse(result: &CallToolResult, options: &crate::ClassifyOptions) -> Option<Normalized> {
     let text = serde_json::to_string(result).ok()?;
-    crate::parse_result(&text, &crate::ClassifyOptions::default())
-        .ok()
-        .flatten()
+    crate::parse_result(&text, options).ok().flatten()
+}
+
+/// For rmcp clients: a protocol error a call returned (`ServiceError::McpError`)
+/// as the canonical error.
+pub fn parse_protocol_error(
+    error: &ErrorData,
+    options: &crate::ClassifyOptions,
+) -> Option<Normalized> {
+    let text = serde_json::to_string(error).ok()?;
+    crate::parse_result(&text, options).ok().flatten()
 }
 
 impl<H: ServerHandler> Service<RoleServer> for WithErrors<H> {

@@ -147,9 +147,7 @@ async fn a_tool_error_keeps_its_code_and_the_output_schema_is_never_broken() {
 async fn the_delay_survives_and_a_text_error_is_classified() {
     let client = connect(WithErrors::new(Weather, options()).unwrap().logger(|_| {})).await;
     let busy = call(&client, "forecast", serde_json::json!({"city": "Busy"})).await;
-    let n = mcp_errors::parse_result(&serde_json::to_string(&busy).unwrap(), &Default::default())
-        .unwrap()
-        .unwrap();
+    let n = mcp_errors::rmcp::parse(&busy, &Default::default()).expect("an error");
     assert_eq!(
         (n.code, n.retryable, n.retry_after_ms),
         (Code::RateLimited, true, Some(3000))
@@ -185,6 +183,16 @@ async fn a_panic_is_an_internal_result_masked_and_logged() {
         logs.lock().unwrap()[0].contains("index out of bounds"),
         "the log keeps the panic"
     );
+    // An unknown tool is rmcp's protocol error, read as one.
+    let unknown = client
+        .call_tool(CallToolRequestParams::new("nope"))
+        .await
+        .expect_err("a protocol error");
+    let rmcp::service::ServiceError::McpError(e) = unknown else {
+        panic!("{unknown:?}")
+    };
+    let n = mcp_errors::rmcp::parse_protocol_error(&e, &Default::default()).expect("an error");
+    assert_eq!(n.code, Code::InvalidArgument);
     // The server still answers.
     let ok = call(&client, "forecast", serde_json::json!({"city": "Paris"})).await;
     assert_ne!(ok.is_error, Some(true), "{ok:?}");

@@ -483,7 +483,7 @@ fn test() -> Result<()> {
         "MCP_ERRORS_CLI",
         root().join("target").join("debug").join("mcp-errors"),
     ))?;
-    step("other runtimes: Node 22, Bun, Deno, Workers (wrangler dev), Chromium");
+    step("other runtimes: Node 22, Bun, Deno, Workers (wrangler dev), Chromium, and Go's digest");
     let runtimes = runtimes_env()?;
     run(Command::new("node")
         .arg(npm_dir().join("test/runtimes/run.mjs"))

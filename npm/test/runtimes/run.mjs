@@ -5,7 +5,7 @@
 //
 //   node npm/test/runtimes/run.mjs target/runtimes
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { serveStatic } from '../../../playground/serve.mjs';
 import { createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -244,6 +244,17 @@ await attempt('node20', () => program('node20', process.execPath, ['node.mjs', v
 await attempt('node22', () => program('node22', bin('node'), ['node.mjs', vectors]));
 await attempt('bun', () => program('bun', bin('bun'), ['node.mjs', vectors]));
 await attempt('deno', () => program('deno', bin('deno'), ['run', '--allow-read', '--allow-env', 'node.mjs', vectors]));
+// Go (the go/ module on wazero): the same digest, computed by a Go test over the same vectors.
+await attempt('go', () => {
+  const started = performance.now();
+  const file = join(dir, 'go-digest.json');
+  const r = spawnSync('go', ['test', '-run', '^TestRuntimesDigest$', '-count=1', '.'], {
+    cwd: resolve(dir, '..', '..', 'go'), encoding: 'utf8', env: { ...process.env, MCP_ERRORS_DIGEST_FILE: file },
+  });
+  timings.go = performance.now() - started;
+  if (r.status !== 0) throw new Error(`go test exited with ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  results.go = JSON.parse(readFileSync(file, 'utf8'));
+});
 await attempt('workers', workers);
 await attempt('workers-mcp', workersMcp);
 await attempt('chromium', chromium);
