@@ -33,6 +33,7 @@ mod leave_out;
 mod lexicon;
 mod normalized;
 pub mod parse;
+pub mod proxy;
 pub mod redact;
 pub mod render;
 #[cfg(feature = "rmcp")]

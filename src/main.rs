@@ -8,6 +8,9 @@
 //!                                                      < raw-errors.jsonl
 //! mcp-errors taxonomy
 //! mcp-errors schema PROFILE
+//! mcp-errors proxy [--profile P] [--format F] [--mask] [--masked-message TEXT]
+//!                  [--rules JSON] [--limits JSON] [--tool-failure] [--log FILE]
+//!                  -- COMMAND [ARGS...]
 //! ```
 //!
 //! Only I/O lives here: what the arguments mean and what each line becomes is
@@ -18,8 +21,13 @@ use std::process::ExitCode;
 
 use mcp_errors::cli::{self, Start};
 
+mod proxy_host;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("proxy") {
+        return proxy_host::run(&args[1..]);
+    }
     let command = match cli::start(&args) {
         Start::Finish(f) => {
             print!("{}", f.stdout);

@@ -1,0 +1,87 @@
+// `mcp-errors proxy` (the native CLI) in front of a real MCP server nobody here wrote
+// (@modelcontextprotocol/server-filesystem), called by the real SDK client over stdio:
+// failures come out canonical and parse back to the right code; successes and the tool
+// list are the same as over a direct connection; the log has one record per failure.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parseResult } from '../dist/index.js';
+
+const cli = process.env.MCP_ERRORS_CLI ?? fileURLToPath(new URL('../../target/debug/mcp-errors', import.meta.url));
+const server = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
+
+async function connect(command, args) {
+  const client = new Client({ name: 'proxy-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
+  return client;
+}
+
+test('the proxy in front of server-filesystem: failures canonical, everything else as direct', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-errors-proxy-'));
+  writeFileSync(join(dir, 'notes.txt'), 'hello');
+  const log = join(dir, 'proxy.log');
+  const direct = await connect(process.execPath, [server, dir]);
+  t.after(() => direct.close());
+  const proxied = await connect(cli, ['proxy', '--profile', 'canonical', '--log', log, '--', process.execPath, server, dir]);
+  t.after(() => proxied.close());
+
+  // The tool list and a success: the same as over a direct connection.
+  assert.deepEqual(await proxied.listTools(), await direct.listTools());
+  const read = { name: 'read_text_file', arguments: { path: join(dir, 'notes.txt') } };
+  assert.deepEqual(await proxied.callTool(read), await direct.callTool(read));
+
+  // A failure: the server's own text, read and written again as the canonical error.
+  const outside = { name: 'read_text_file', arguments: { path: '/etc/hostname' } };
+  const raw = await direct.callTool(outside);
+  assert.equal(raw.isError, true);
+  assert.equal(raw.structuredContent, undefined, 'the server itself sends text only');
+  const canonical = await proxied.callTool(outside);
+  assert.equal(canonical.isError, true);
+  // read_text_file declares an output schema (learned from tools/list) that the error
+  // object does not fit: no structuredContent, the canonical JSON in a content block.
+  const tool = (await direct.listTools()).tools.find((x) => x.name === 'read_text_file');
+  assert.ok(tool.outputSchema, 'the server declares an output schema');
+  assert.equal(canonical.structuredContent, undefined);
+  const error = JSON.parse(canonical.content.map((c) => c.text).findLast((x) => x.startsWith('{')));
+  assert.equal(error.code, 'PERMISSION_DENIED');
+  assert.equal(error.tool, 'read_text_file');
+  assert.match(error.message, /outside allowed directories/);
+  assert.equal(parseResult(canonical).code, 'PERMISSION_DENIED');
+
+  // A missing file: NOT_FOUND.
+  const missing = await proxied.callTool({ name: 'read_text_file', arguments: { path: join(dir, 'nope.txt') } });
+  assert.equal(parseResult(missing).code, 'NOT_FOUND');
+
+  // The log: one JSON line per failure, the same error id as the result.
+  const records = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(records.length, 2);
+  assert.equal(records[0].code, 'PERMISSION_DENIED');
+  assert.equal(records[0].error_id, error.error_id);
+});
+
+test('the proxy refuses bad options before it starts the server', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(cli, ['proxy', '--profile', 'tool-eror-v1', '--', process.execPath, '-e', 'process.exit(0)'], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown profile "tool-eror-v1"/);
+  const none = spawnSync(cli, ['proxy', '--profile', 'canonical'], { encoding: 'utf8' });
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /no server command/);
+});
+
+test('a server that dies mid-call: the client gets an error for the call in flight, and the exit status', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+  const { spawnSync } = await import('node:child_process');
+  // A "server" that reads one request and exits with 3 without answering.
+  const script = 'process.stdin.once("data", () => process.exit(3));';
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'x' } });
+  const r = spawnSync(cli, ['proxy', '--', process.execPath, '-e', script], { input: `${call}\n`, encoding: 'utf8' });
+  assert.equal(r.status, 3);
+  const answer = JSON.parse(r.stdout.trim());
+  assert.equal(answer.id, 5);
+  assert.equal(answer.error.code, -32603);
+});

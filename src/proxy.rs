@@ -1,0 +1,370 @@
+//! The proxy's decisions: what to forward, for each JSON-RPC message between
+//! an MCP client and a server. Hosts only start the server and move lines;
+//! everything the relay learns (the tools' output schemas and annotations,
+//! the negotiated revision, the calls in flight) lives here.
+//!
+//! Every message passes unchanged, byte for byte, except the answer to a
+//! `tools/call` that is a failure: an `isError` result, or a JSON-RPC error
+//! that is not one of the protocol's own (a parse error, an invalid request,
+//! an unknown method, invalid params such as an unknown tool, URL elicitation
+//! required). That answer is read with [`crate::parse_result`] and written
+//! again in the chosen profile, redacted, valid for the tool's declared
+//! output schema.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use crate::{Error, RenderOptions, SpecRevision, Target};
+
+/// JSON-RPC errors the protocol itself answers with: passed on as they are.
+const PROTOCOL_OWN: [i64; 5] = [-32700, -32600, -32601, -32602, -32042];
+
+/// A line longer than this is passed through unread.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// What a request the client sent is waiting for.
+#[derive(Debug, Clone)]
+enum Pending {
+    Initialize,
+    ListTools,
+    Call(String),
+}
+
+/// What a tool declared in `tools/list`.
+#[derive(Debug, Clone, Default)]
+struct Tool {
+    output_schema: Option<String>,
+}
+
+/// A message to forward, and the log record of a failure it carried.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Forward {
+    /// The line to forward (without its line end).
+    pub line: String,
+    /// The failure's log record (JSON), when the line answered a failed call.
+    pub log: Option<String>,
+    /// Why the line was passed on unread (too long, not JSON), for stderr.
+    pub warning: Option<String>,
+}
+
+impl Forward {
+    fn unchanged(line: &str) -> Forward {
+        Forward {
+            line: line.to_string(),
+            log: None,
+            warning: None,
+        }
+    }
+}
+
+/// The time and error id a host gives a rewritten failure (the core is
+/// clock-free).
+#[derive(Debug, Clone, Default)]
+pub struct Stamp {
+    /// RFC 3339.
+    pub now: Option<String>,
+    /// The error id shared by the result and the log record.
+    pub error_id: Option<String>,
+}
+
+/// The relay between one client and one server.
+#[derive(Debug)]
+pub struct Relay {
+    options: RenderOptions,
+    pending: HashMap<String, Pending>,
+    tools: HashMap<String, Tool>,
+    spec: Option<SpecRevision>,
+}
+
+impl Relay {
+    /// A relay rendering failures with `options` (profile, format, mask,
+    /// rules, tool failure, limits). The options are checked now.
+    pub fn new(options: RenderOptions) -> Result<Relay, Error> {
+        let mut probe = options.clone();
+        probe
+            .now
+            .get_or_insert_with(|| "2026-01-01T00:00:00Z".into());
+        crate::classify_render("{\"message\":\"x\"}", &probe)?;
+        Ok(Relay {
+            options,
+            pending: HashMap::new(),
+            tools: HashMap::new(),
+            spec: None,
+        })
+    }
+
+    /// A line from the client, for the server: forwarded unchanged; the
+    /// requests the relay answers for are remembered.
+    pub fn from_client(&mut self, line: &str) -> Forward {
+        if line.len() > MAX_LINE_BYTES {
+            return too_long(line);
+        }
+        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(line) else {
+            // Batches, and anything that is not an object, pass untouched.
+            return Forward::unchanged(line);
+        };
+        let (Some(id), Some(method)) = (m.get("id"), m.get("method").and_then(Value::as_str))
+        else {
+            return Forward::unchanged(line);
+        };
+        let pending = match method {
+            "initialize" => Some(Pending::Initialize),
+            "tools/list" => Some(Pending::ListTools),
+            "tools/call" => m
+                .get("params")
+                .and_then(|p| p.get("name"))
+                .and_then(Value::as_str)
+                .map(|n| Pending::Call(n.to_string())),
+            _ => None,
+        };
+        if let Some(p) = pending {
+            self.pending.insert(id.to_string(), p);
+        }
+        Forward::unchanged(line)
+    }
+
+    /// A line from the server, for the client: unchanged, unless it answers a
+    /// `tools/call` with a failure.
+    pub fn from_server(&mut self, line: &str, stamp: &Stamp) -> Forward {
+        if line.len() > MAX_LINE_BYTES {
+            return too_long(line);
+        }
+        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(line) else {
+            return Forward::unchanged(line);
+        };
+        // A response: an id, and a result or an error (a request from the
+        // server has a method).
+        let Some(id) = m.get("id").filter(|_| !m.contains_key("method")) else {
+            return Forward::unchanged(line);
+        };
+        let Some(pending) = self.pending.remove(&id.to_string()) else {
+            return Forward::unchanged(line);
+        };
+        match pending {
+            Pending::Initialize => {
+                self.spec = m
+                    .get("result")
+                    .and_then(|r| r.get("protocolVersion"))
+                    .and_then(Value::as_str)
+                    .and_then(|v| SpecRevision::from_name(v).ok());
+                Forward::unchanged(line)
+            }
+            Pending::ListTools => {
+                self.learn_tools(&m);
+                Forward::unchanged(line)
+            }
+            Pending::Call(tool) => {
+                let failed = match (m.get("result"), m.get("error")) {
+                    (Some(r), _) => r.get("isError") == Some(&Value::Bool(true)),
+                    (None, Some(e)) => !e
+                        .get("code")
+                        .and_then(Value::as_i64)
+                        .is_some_and(|c| PROTOCOL_OWN.contains(&c)),
+                    _ => false,
+                };
+                if !failed {
+                    return Forward::unchanged(line);
+                }
+                self.rewrite(line, id, &tool, stamp)
+                    .unwrap_or_else(|| Forward::unchanged(line))
+            }
+        }
+    }
+
+    /// The server is gone: an error response for each call still in flight,
+    /// so the client never waits for an answer that cannot come.
+    pub fn server_gone(&mut self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .pending
+            .drain()
+            .map(|(id, _)| {
+                format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":-32603,\"message\":\"The MCP server exited before it answered this request.\"}}}}"
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn learn_tools(&mut self, m: &Map<String, Value>) {
+        let tools = m
+            .get("result")
+            .and_then(|r| r.get("tools"))
+            .and_then(Value::as_array);
+        for t in tools.into_iter().flatten() {
+            let Some(name) = t.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let output_schema = t
+                .get("outputSchema")
+                .filter(|s| s.is_object())
+                .map(Value::to_string);
+            self.tools.insert(name.to_string(), Tool { output_schema });
+        }
+    }
+
+    /// The failed call's answer, read and written again as a tool result.
+    fn rewrite(&self, line: &str, id: &Value, tool: &str, stamp: &Stamp) -> Option<Forward> {
+        let opts = crate::ClassifyOptions {
+            now_ms: stamp.now.as_deref().and_then(crate::time::parse_rfc3339),
+            limits: self.options.limits,
+            rules: self.options.rules.clone(),
+        };
+        let mut error = crate::parse_result(line, &opts).ok().flatten()?;
+        // What the server showed is shown again (redacted), unless asked to mask.
+        if self.options.mask {
+            error.expected = false;
+        }
+        let mut options = self.options.clone();
+        options.tool_name.get_or_insert_with(|| tool.to_string());
+        if stamp.now.is_some() {
+            options.now.clone_from(&stamp.now);
+        }
+        if stamp.error_id.is_some() {
+            options.error_id.clone_from(&stamp.error_id);
+        }
+        if let Some(spec) = self.spec {
+            options.spec = spec;
+        }
+        if let Some(schema) = self.tools.get(tool).and_then(|t| t.output_schema.clone()) {
+            options.output_schema = Some(schema);
+        }
+        options.target = Target::ToolResult;
+        let result = crate::render(&error, &options).ok()?;
+        let log = crate::render(
+            &error,
+            &RenderOptions {
+                target: Target::LogRecord,
+                ..options
+            },
+        )
+        .ok();
+        Some(Forward {
+            line: format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}"),
+            log,
+            warning: None,
+        })
+    }
+}
+
+fn too_long(line: &str) -> Forward {
+    Forward {
+        line: line.to_string(),
+        log: None,
+        warning: Some(format!(
+            "a message of {} bytes passed unread (over {MAX_LINE_BYTES})",
+            line.len()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn relay() -> Relay {
+        Relay::new(RenderOptions::default()).unwrap()
+    }
+
+    fn stamp() -> Stamp {
+        Stamp {
+            now: Some("2026-11-24T10:00:00Z".into()),
+            error_id: Some("e1".into()),
+        }
+    }
+
+    #[test]
+    fn a_failed_call_is_rewritten_and_everything_else_passes_byte_for_byte() {
+        let mut r = relay();
+        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/etc/x"}}}"#;
+        assert_eq!(r.from_client(call).line, call);
+        let failed = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Error: Access denied - path outside allowed directories: /etc/x not in /tmp"}],"isError":true}}"#;
+        let out = r.from_server(failed, &stamp());
+        let v: Value = serde_json::from_str(&out.line).unwrap();
+        assert_eq!(v["id"], 7);
+        assert_eq!(v["result"]["isError"], true);
+        assert_eq!(
+            v["result"]["structuredContent"]["code"],
+            "PERMISSION_DENIED"
+        );
+        assert_eq!(v["result"]["structuredContent"]["tool"], "read_file");
+        assert_eq!(v["result"]["structuredContent"]["error_id"], "e1");
+        let log: Value = serde_json::from_str(out.log.as_deref().unwrap()).unwrap();
+        assert_eq!(log["error_id"], "e1");
+        // A success, a notification, a request from the server: untouched.
+        let call2 =
+            r#"{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"read_file"}}"#;
+        r.from_client(call2);
+        let ok = r#"{"jsonrpc":"2.0","id":"b","result":{"content":[{"type":"text","text":"hi"}]}}"#;
+        assert_eq!(r.from_server(ok, &stamp()), Forward::unchanged(ok));
+        for line in [
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}"#,
+            r#"[{"jsonrpc":"2.0","id":9,"result":{}}]"#,
+            "not json",
+        ] {
+            assert_eq!(r.from_server(line, &stamp()).line, line);
+        }
+    }
+
+    #[test]
+    fn protocol_errors_stay_and_a_handler_crash_becomes_a_result() {
+        let mut r = relay();
+        r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#);
+        let unknown =
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: nope"}}"#;
+        assert_eq!(r.from_server(unknown, &stamp()).line, unknown);
+        r.from_client(
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}"#,
+        );
+        let crash = r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"search index: dial tcp 10.0.0.7:9200: connect: connection refused"}}"#;
+        let v: Value = serde_json::from_str(&r.from_server(crash, &stamp()).line).unwrap();
+        assert_eq!(v["result"]["isError"], true);
+        assert_eq!(v["result"]["structuredContent"]["code"], "NETWORK_ERROR");
+        assert_eq!(v["result"]["structuredContent"]["retryable"], true);
+    }
+
+    #[test]
+    fn the_declared_output_schema_and_the_negotiated_revision_are_kept() {
+        let mut r = relay();
+        r.from_client(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#);
+        r.from_server(
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2026-07-28","capabilities":{}}}"#,
+            &stamp(),
+        );
+        r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+        r.from_server(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"forecast","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}}]}}"#, &stamp());
+        r.from_client(
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast"}}"#,
+        );
+        let failed = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"upstream returned 503"}],"isError":true}}"#;
+        let v: Value = serde_json::from_str(&r.from_server(failed, &stamp()).line).unwrap();
+        assert!(v["result"].get("structuredContent").is_none(), "{v}");
+        assert_eq!(v["result"]["resultType"], "complete");
+    }
+
+    #[test]
+    fn calls_in_flight_get_an_answer_when_the_server_dies() {
+        let mut r = relay();
+        r.from_client(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}"#);
+        r.from_client(r#"{"jsonrpc":"2.0","id":"x","method":"tools/list"}"#);
+        let out = r.server_gone();
+        assert_eq!(out.len(), 2);
+        for line in &out {
+            let v: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["error"]["code"], -32603);
+        }
+        assert!(r.server_gone().is_empty());
+    }
+
+    #[test]
+    fn bad_options_are_refused_at_setup() {
+        let bad = RenderOptions {
+            extra_fields: Some("[1]".into()),
+            ..RenderOptions::default()
+        };
+        assert!(matches!(Relay::new(bad), Err(Error::InvalidOption(_))));
+    }
+}
