@@ -170,42 +170,39 @@ impl<H: ServerHandler> Service<RoleServer> for WithErrors<H> {
         request: <RoleServer as ServiceRole>::PeerReq,
         context: RequestContext<RoleServer>,
     ) -> Result<<RoleServer as ServiceRole>::Resp, ErrorData> {
-        {
-            let ClientRequest::CallToolRequest(call) = &request else {
-                return Service::handle_request(&self.inner, request, context).await;
-            };
-            let name = call.params.name.to_string();
-            let version = context.protocol_version();
-            let answer = AssertUnwindSafe(Service::handle_request(&self.inner, request, context))
-                .catch_unwind()
-                .await;
-            match answer {
-                Ok(Ok(ServerResult::CallToolResult(result))) if result.is_error == Some(true) => {
-                    match read_back(&result) {
-                        Some(error) => Ok(ServerResult::CallToolResult(
-                            self.failure(&name, error, version),
-                        )),
-                        None => Ok(ServerResult::CallToolResult(result)),
-                    }
+        let ClientRequest::CallToolRequest(call) = &request else {
+            return Service::handle_request(&self.inner, request, context).await;
+        };
+        let name = call.params.name.to_string();
+        let version = context.protocol_version();
+        let answer = AssertUnwindSafe(Service::handle_request(&self.inner, request, context))
+            .catch_unwind()
+            .await;
+        match answer {
+            Ok(Ok(ServerResult::CallToolResult(result))) if result.is_error == Some(true) => {
+                match read_back(&result) {
+                    Some(error) => Ok(ServerResult::CallToolResult(
+                        self.failure(&name, error, version),
+                    )),
+                    None => Ok(ServerResult::CallToolResult(result)),
                 }
-                Ok(other) => other,
-                Err(panic) => {
-                    let what = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a panic".into());
-                    let raw =
-                        serde_json::json!({"name": "panic", "code": "INTERNAL", "message": what});
-                    match crate::classify_str(&raw.to_string(), &Default::default()) {
-                        Ok(error) => Ok(ServerResult::CallToolResult(
-                            self.failure(&name, error, version),
-                        )),
-                        Err(e) => Ok(ServerResult::CallToolResult(fallback(
-                            &e.to_string(),
-                            &self.options,
-                        ))),
-                    }
+            }
+            Ok(other) => other,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".into());
+                let raw = serde_json::json!({"name": "panic", "code": "INTERNAL", "message": what});
+                match crate::classify_str(&raw.to_string(), &Default::default()) {
+                    Ok(error) => Ok(ServerResult::CallToolResult(
+                        self.failure(&name, error, version),
+                    )),
+                    Err(e) => Ok(ServerResult::CallToolResult(fallback(
+                        &e.to_string(),
+                        &self.options,
+                    ))),
                 }
             }
         }
