@@ -450,6 +450,17 @@ static PROVIDER_CODES: &[(&str, Code)] = &[
     ("card_declined", FailedPrecondition),
 ];
 
+/// A provider's catch-all error type (Anthropic's `api_error`, "an unexpected
+/// error internal to Anthropic's systems"; OpenAI's `server_error`) says no
+/// more than a 5xx: a generic signal, which the status and the words refine.
+/// Every other provider code is specific.
+fn provider_strength(code: &str, specific: Strength) -> Strength {
+    match code {
+        "api_error" | "server_error" => GENERIC,
+        _ => specific,
+    }
+}
+
 /// Kubernetes `Status.reason`.
 static K8S: &[(&str, Code)] = &[
     ("NotFound", NotFound),
@@ -1927,17 +1938,14 @@ fn read_body_error(
     // OpenAI / Anthropic / Stripe.
     if let Some(code) = str_of(e, "code") {
         if let Some(c) = PROVIDER_KEYED.get(code) {
-            g.push(
-                c,
-                BODY_SPECIFIC,
-                depth,
-                ev(format_args!("error code {code}")),
-            );
+            let strength = provider_strength(code, BODY_SPECIFIC);
+            g.push(c, strength, depth, ev(format_args!("error code {code}")));
         }
     }
     if let Some(ty) = str_of(e, "type") {
         if let Some(c) = PROVIDER_KEYED.get(ty) {
-            g.push(c, BODY_REASON, depth, ev(format_args!("error type {ty}")));
+            let strength = provider_strength(ty, BODY_REASON);
+            g.push(c, strength, depth, ev(format_args!("error type {ty}")));
         }
     }
     // JSON-RPC error object, or a Google numeric HTTP code.
