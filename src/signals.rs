@@ -1195,11 +1195,15 @@ fn read_numeric_code(
             );
         }
     } else if (1..=16).contains(&n) && status.is_none() {
-        // A gRPC status code (grpc-js and grpcio put it in `code`).
+        // A gRPC status code (grpc-js and grpcio put it in `code`, beside the
+        // status's `details` and `metadata`). A small number alone is any
+        // library's code (kafkajs 3 is UNKNOWN_TOPIC_OR_PARTITION): a generic
+        // signal then, which the error's other fields and words decide.
+        let grpc = node.field("details").is_some() || node.field("metadata").is_some();
         if let Some(c) = Code::from_grpc(n) {
             g.push(
                 c,
-                RPC_CODE,
+                if grpc { RPC_CODE } else { GENERIC },
                 depth,
                 ev(format_args!("grpc {n} {}", GRPC_NAMES[n as usize])),
             );
@@ -1212,7 +1216,6 @@ fn read_numeric_code(
             g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("http {n}")));
         }
     }
-    let _ = node;
 }
 
 fn read_name(
