@@ -183,6 +183,10 @@ export declare const CONVERT_MAX_ITEMS = 100;
 export declare const CONVERT_MAX_STRING = 65536;
 /** Properties the converter never copies: stacks are not shown, request configurations carry credentials. */
 export declare const NEVER_COPIED: readonly ["stack", "traceback", "config", "request"];
+/** Failures that may have had effects: called again only for a read-only or idempotent tool, when its annotations are known. */
+export declare const MAY_HAVE_HAD_EFFECTS: readonly ["TIMEOUT", "NETWORK_ERROR", "UPSTREAM_ERROR", "UNAVAILABLE"];
+/** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
+export declare const REFUSAL_STATUSES: readonly [429, 503];
 
 // ---- dist/convert.d.ts
 import type { Hints } from './types.js';
@@ -284,6 +288,17 @@ export interface RetryEvent {
     delayMs: number;
     /** The failed call's canonical error (always `retryable`). */
     error: NormalizedError;
+    /** Why calling again is safe: a refusal before any work, or a failure that may have had
+     * effects of a tool whose annotations say it is read-only or idempotent (or unknown ones). */
+    reason: string;
+}
+/** A tool's annotations as `tools/list` gives them (MCP `ToolAnnotations`): what makes calling
+ * it again after a failure that may have had effects safe. */
+export interface ToolAnnotations {
+    readOnlyHint?: boolean;
+    idempotentHint?: boolean;
+    destructiveHint?: boolean;
+    [key: string]: unknown;
 }
 /** When and how long `callToolWithRetry` waits and calls again. Every field is optional. */
 export interface RetryPolicy {
@@ -313,6 +328,12 @@ export interface RetryPolicy {
     /** How each failure is read (`parseResult`'s options): your own recognizer `rules` make a
      * server's own errors retryable or not, and `limits` bound what is kept. */
     parseOptions?: ClassifyOptions;
+    /** The tool's annotations, from `tools/list` (`(await client.listTools()).tools[i].annotations`).
+     * Given, a failure that may have had effects (a timeout, a network error, an upstream 5xx,
+     * an unavailable without 429/503) is called again only when the tool is read-only or
+     * idempotent; a refusal before any work (a rate limit, a 429/503) is called again for any
+     * tool. Absent: every retryable failure is called again, as before. */
+    annotations?: ToolAnnotations;
 }
 /** How `callToolWithRetry` ended. */
 export interface RetryOutcome<R = CallToolResult> {
@@ -323,6 +344,9 @@ export interface RetryOutcome<R = CallToolResult> {
     error: NormalizedError | null;
     /** How many calls were made. */
     attempts: number;
+    /** Why the calls stopped: `succeeded`, `not retryable`, `not safe to call again: …`,
+     * `attempts exhausted`, or `time budget exhausted`. */
+    reason: string;
     /** Present only when the last call threw a protocol error (a JSON-RPC error with a numeric
      * `code`: the SDK's `McpError` / `ProtocolError`): that error, which `error` reads. */
     protocolError?: Error;

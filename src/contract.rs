@@ -69,9 +69,30 @@ pub const CONVERT_MAX_STRING: usize = 64 * 1024;
 /// not shown, and request configurations carry credentials.
 pub const NEVER_COPIED: [&str; 4] = ["stack", "traceback", "config", "request"];
 
+/// Failures that may have had effects before they happened (the call may
+/// have done its work and the answer was lost, or done part of it): the retry
+/// helpers call again after one of these only when the tool's annotations say
+/// calling again is safe (`readOnlyHint` or `idempotentHint`), when they know
+/// the annotations. Any other retryable failure is a refusal before any work.
+pub const MAY_HAVE_HAD_EFFECTS: [&str; 4] =
+    ["TIMEOUT", "NETWORK_ERROR", "UPSTREAM_ERROR", "UNAVAILABLE"];
+
+/// HTTP statuses that refuse a request before any work (429 Too Many Requests,
+/// 503 Service Unavailable, RFC 9110 §15.6.4): an `UNAVAILABLE` with one of
+/// them is retried for any tool.
+pub const REFUSAL_STATUSES: [u16; 2] = [429, 503];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn effects_name_retryable_codes() {
+        for name in MAY_HAVE_HAD_EFFECTS {
+            let code = crate::Code::from_name(name).expect("a code");
+            assert!(code.info().retryable, "{name}");
+        }
+    }
 
     #[test]
     fn limits_are_the_defaults_and_ranges() {

@@ -7,7 +7,7 @@
 
 use mcp_errors::contract::{
     CONVERT_MAX_DEPTH, CONVERT_MAX_ITEMS, CONVERT_MAX_STRING, HINTS, LIMITS, LIMIT_DOCS,
-    NEVER_COPIED,
+    MAY_HAVE_HAD_EFFECTS, NEVER_COPIED, REFUSAL_STATUSES,
 };
 use mcp_errors::{Category, Format, Profile, SpecRevision, Target, TABLE};
 
@@ -139,8 +139,14 @@ fn typescript() -> String {
          /** The longest string the converter copies, in UTF-16 units. */\n\
          export const CONVERT_MAX_STRING = {CONVERT_MAX_STRING};\n\
          /** Properties the converter never copies: stacks are not shown, request configurations carry credentials. */\n\
-         export const NEVER_COPIED = [{}] as const;\n",
-        quoted_list(&NEVER_COPIED, '\'')
+         export const NEVER_COPIED = [{}] as const;\n\n\
+         /** Failures that may have had effects: called again only for a read-only or idempotent tool, when its annotations are known. */\n\
+         export const MAY_HAVE_HAD_EFFECTS = [{}] as const;\n\
+         /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */\n\
+         export const REFUSAL_STATUSES = [{}] as const;\n",
+        quoted_list(&NEVER_COPIED, '\''),
+        quoted_list(&MAY_HAVE_HAD_EFFECTS, '\''),
+        REFUSAL_STATUSES.map(|s| s.to_string()).join(", ")
     ));
     s
 }
@@ -196,8 +202,14 @@ fn python() -> String {
          #: The longest string the converter copies, in code points.\n\
          CONVERT_MAX_STRING = {CONVERT_MAX_STRING}\n\
          #: Attributes the converter never copies: stacks are not shown, request configurations carry credentials.\n\
-         NEVER_COPIED = ({})\n",
-        quoted_list(&NEVER_COPIED, '"')
+         NEVER_COPIED = ({})\n\n\
+         #: Failures that may have had effects: called again only for a read-only or idempotent tool, when its annotations are known.\n\
+         MAY_HAVE_HAD_EFFECTS = ({})\n\
+         #: HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool.\n\
+         REFUSAL_STATUSES = ({})\n",
+        quoted_list(&NEVER_COPIED, '"'),
+        quoted_list(&MAY_HAVE_HAD_EFFECTS, '"'),
+        REFUSAL_STATUSES.map(|s| s.to_string()).join(", ")
     ));
     s
 }

@@ -96,3 +96,8 @@ export const CONVERT_MAX_ITEMS = 100;
 export const CONVERT_MAX_STRING = 65536;
 /** Properties the converter never copies: stacks are not shown, request configurations carry credentials. */
 export const NEVER_COPIED = ['stack', 'traceback', 'config', 'request'] as const;
+
+/** Failures that may have had effects: called again only for a read-only or idempotent tool, when its annotations are known. */
+export const MAY_HAVE_HAD_EFFECTS = ['TIMEOUT', 'NETWORK_ERROR', 'UPSTREAM_ERROR', 'UNAVAILABLE'] as const;
+/** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
+export const REFUSAL_STATUSES = [429, 503] as const;

@@ -9,6 +9,7 @@
  * if (error) console.error(`${error.code} after ${attempts} calls: ${error.message}`);
  * ```
  */
+import { MAY_HAVE_HAD_EFFECTS, REFUSAL_STATUSES } from './contract.js';
 import { McpErrorsError } from './engine.js';
 import { parseResult } from './parse.js';
 import type { CallToolResult, ClassifyOptions, NormalizedError } from './types.js';
@@ -39,6 +40,18 @@ export interface RetryEvent {
   delayMs: number;
   /** The failed call's canonical error (always `retryable`). */
   error: NormalizedError;
+  /** Why calling again is safe: a refusal before any work, or a failure that may have had
+   * effects of a tool whose annotations say it is read-only or idempotent (or unknown ones). */
+  reason: string;
+}
+
+/** A tool's annotations as `tools/list` gives them (MCP `ToolAnnotations`): what makes calling
+ * it again after a failure that may have had effects safe. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  idempotentHint?: boolean;
+  destructiveHint?: boolean;
+  [key: string]: unknown;
 }
 
 /** When and how long `callToolWithRetry` waits and calls again. Every field is optional. */
@@ -69,6 +82,12 @@ export interface RetryPolicy {
   /** How each failure is read (`parseResult`'s options): your own recognizer `rules` make a
    * server's own errors retryable or not, and `limits` bound what is kept. */
   parseOptions?: ClassifyOptions;
+  /** The tool's annotations, from `tools/list` (`(await client.listTools()).tools[i].annotations`).
+   * Given, a failure that may have had effects (a timeout, a network error, an upstream 5xx,
+   * an unavailable without 429/503) is called again only when the tool is read-only or
+   * idempotent; a refusal before any work (a rate limit, a 429/503) is called again for any
+   * tool. Absent: every retryable failure is called again, as before. */
+  annotations?: ToolAnnotations;
 }
 
 /** How `callToolWithRetry` ended. */
@@ -80,6 +99,9 @@ export interface RetryOutcome<R = CallToolResult> {
   error: NormalizedError | null;
   /** How many calls were made. */
   attempts: number;
+  /** Why the calls stopped: `succeeded`, `not retryable`, `not safe to call again: …`,
+   * `attempts exhausted`, or `time budget exhausted`. */
+  reason: string;
   /** Present only when the last call threw a protocol error (a JSON-RPC error with a numeric
    * `code`: the SDK's `McpError` / `ProtocolError`): that error, which `error` reads. */
   protocolError?: Error;
@@ -143,13 +165,17 @@ export async function callToolWithRetry<C extends ToolCallingClient>(
     const error = parseResult(thrown ?? result, policy.parseOptions);
     // Not expected (a JSON-RPC error always reads as an error); never swallow a throw.
     if (thrown !== undefined && error === null) throw thrown;
-    const outcome: RetryOutcome<R> = thrown === undefined
-      ? { result, error, attempts: attempt }
-      : { result: undefined, error, attempts: attempt, protocolError: thrown, thrown };
-    if (error === null || !error.retryable || attempt >= p.maxAttempts) return outcome;
+    const ended = (reason: string): RetryOutcome<R> => (thrown === undefined
+      ? { result, error, attempts: attempt, reason }
+      : { result: undefined, error, attempts: attempt, reason, protocolError: thrown, thrown });
+    if (error === null) return ended('succeeded');
+    if (!error.retryable) return ended('not retryable');
+    const safety = retrySafety(error, policy.annotations);
+    if (!safety.safe) return ended(`not safe to call again: ${safety.reason}`);
+    if (attempt >= p.maxAttempts) return ended('attempts exhausted');
     const delayMs = delayFor(error, attempt, p, random);
-    if (Date.now() - start + delayMs > p.maxElapsedMs) return outcome;
-    onRetry?.({ attempt, delayMs, error });
+    if (Date.now() - start + delayMs > p.maxElapsedMs) return ended('time budget exhausted');
+    onRetry?.({ attempt, delayMs, error, reason: safety.reason });
     await wait(delayMs, signal);
   }
 }
@@ -181,6 +207,23 @@ function checkedPolicy(policy: RetryPolicy): Settled {
     }
   }
   return out;
+}
+
+/** Whether calling a tool again after this retryable failure is safe, and why: a failure the
+ * core lists as one that may have had effects (`MAY_HAVE_HAD_EFFECTS`, unless an UNAVAILABLE
+ * with a refusal status) needs a read-only or idempotent tool, when its annotations are known. */
+function retrySafety(error: NormalizedError, annotations: ToolAnnotations | undefined): { safe: boolean; reason: string } {
+  const code = error.code;
+  const refused = code === 'UNAVAILABLE' && (REFUSAL_STATUSES as readonly number[]).includes(error.http_status ?? 0);
+  if (!(MAY_HAVE_HAD_EFFECTS as readonly string[]).includes(code) || refused) {
+    return { safe: true, reason: `${code}: refused before any work` };
+  }
+  if (annotations === undefined || annotations === null) {
+    return { safe: true, reason: `${code} may have had effects; the tool's annotations are unknown` };
+  }
+  if (annotations.readOnlyHint === true) return { safe: true, reason: `${code} may have had effects; the tool is read-only` };
+  if (annotations.idempotentHint === true) return { safe: true, reason: `${code} may have had effects; the tool is idempotent` };
+  return { safe: false, reason: `${code} may have had effects, and the tool is neither read-only nor idempotent` };
 }
 
 /** The wait after a retryable failure: the server's `retry_after_ms` (cut to `maxDelayMs`),

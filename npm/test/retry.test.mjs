@@ -321,3 +321,45 @@ test('a policy out of range is refused before any call', async () => {
   const out = await callToolWithRetry(client, { name: 'x' }, { maxAttempts: Infinity, maxElapsedMs: Infinity });
   assert.deepEqual([out.error, out.attempts, calls], [null, 1, 1]);
 });
+
+test('retry only what is safe: a failure that may have had effects needs a read-only or idempotent tool', async (t) => {
+  const calls = {};
+  const server = withServerErrors(new McpServerV1({ name: 'orders', version: '1.0.0' }), { logger: false });
+  const timeout = () => Object.assign(new Error('upstream timed out after 30000 ms'), { name: 'TimeoutError' });
+  const count = (name, body) => server.registerTool(name, { inputSchema: {}, annotations: body.annotations }, async () => {
+    calls[name] = (calls[name] ?? 0) + 1;
+    throw body.error();
+  });
+  count('place_order', { annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true }, error: timeout });
+  count('get_order', { annotations: { readOnlyHint: true }, error: timeout });
+  count('place_order_429', { annotations: { readOnlyHint: false, idempotentHint: false }, error: () => rateLimited('retry-after-ms', '5') });
+  const [a, b] = InMemoryV1.createLinkedPair();
+  const client = new ClientV1({ name: 'test', version: '1.0.0' });
+  await Promise.all([client.connect(a), server.connect(b)]);
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  const annotations = (name) => tools.find((x) => x.name === name).annotations;
+  const policy = (name, events) => ({ maxAttempts: 3, baseDelayMs: 1, random: () => 0, annotations: annotations(name), onRetry: (e) => events.push(e) });
+
+  // A timeout of a tool that is neither read-only nor idempotent: not called again.
+  const events = [];
+  const placed = await callToolWithRetry(client, { name: 'place_order', arguments: {} }, policy('place_order', events));
+  assert.equal(placed.error.code, 'TIMEOUT');
+  assert.equal(placed.attempts, 1);
+  assert.equal(calls.place_order, 1);
+  assert.match(placed.reason, /^not safe to call again: TIMEOUT may have had effects, and the tool is neither read-only nor idempotent$/);
+  assert.equal(events.length, 0);
+  // The same failure of a read-only tool: called again, and the event says why.
+  const got = await callToolWithRetry(client, { name: 'get_order', arguments: {} }, policy('get_order', events));
+  assert.equal(got.attempts, 3);
+  assert.equal(got.reason, 'attempts exhausted');
+  assert.equal(events[0].reason, 'TIMEOUT may have had effects; the tool is read-only');
+  // A refusal before any work (429) is called again for any tool.
+  const refused = [];
+  const limited = await callToolWithRetry(client, { name: 'place_order_429', arguments: {} }, policy('place_order_429', refused));
+  assert.equal(limited.attempts, 3);
+  assert.equal(refused[0].reason, 'RATE_LIMITED: refused before any work');
+  // Without annotations: as before, every retryable failure is called again.
+  const before = await callToolWithRetry(client, { name: 'place_order', arguments: {} }, { maxAttempts: 2, baseDelayMs: 1, random: () => 0 });
+  assert.equal(before.attempts, 2);
+});

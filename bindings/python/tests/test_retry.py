@@ -334,3 +334,53 @@ def test_the_old_three_parameter_on_retry_and_raised_still_work_with_a_warning()
         assert outcome.raised is outcome.protocol_error and isinstance(outcome.protocol_error, MCPError)
     with pytest.raises(AttributeError):
         outcome.raised = None
+
+
+def test_retry_only_what_is_safe_by_the_tools_annotations():
+    """A failure that may have had effects (a timeout) is retried only for a read-only or
+    idempotent tool; a refusal before any work (429) for any tool; the reasons say why."""
+    from mcp_types import ToolAnnotations
+
+    calls: Counter = Counter()
+    server = with_server_errors(MCPServer("orders"), logger=False)
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False, destructiveHint=True))
+    def place_order() -> str:
+        calls["place_order"] += 1
+        raise TimeoutError("upstream timed out after 30000 ms")
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+    def get_order() -> str:
+        calls["get_order"] += 1
+        raise TimeoutError("upstream timed out after 30000 ms")
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False))
+    def place_order_429() -> str:
+        calls["place_order_429"] += 1
+        raise Upstream(429, {"retry-after-ms": "5"})
+
+    async def run():
+        async with Client(server) as client:
+            tools = {t.name: t.annotations for t in (await client.list_tools()).tools}
+            events: list[RetryEvent] = []
+
+            def policy(name: str) -> RetryPolicy:
+                return RetryPolicy(max_attempts=3, base_delay_ms=1, random=lambda: 0.0,
+                                   annotations=tools[name], on_retry=events.append)
+
+            placed = await call_tool_with_retry(client, "place_order", {}, policy("place_order"))
+            got = await call_tool_with_retry(client, "get_order", {}, policy("get_order"))
+            limited = await call_tool_with_retry(client, "place_order_429", {}, policy("place_order_429"))
+            before = await call_tool_with_retry(client, "place_order", {}, RetryPolicy(max_attempts=2, base_delay_ms=1, random=lambda: 0.0))
+            return placed, got, limited, before, events
+
+    placed, got, limited, before, events = anyio.run(run)
+    assert placed.error.code == ErrorCode.TIMEOUT and placed.attempts == 1
+    assert placed.reason == "not safe to call again: TIMEOUT may have had effects, and the tool is neither read-only nor idempotent"
+    assert got.attempts == 3 and got.reason == "attempts exhausted"
+    assert limited.attempts == 3
+    reasons = [e.reason for e in events]
+    assert "TIMEOUT may have had effects; the tool is read-only" in reasons
+    assert "RATE_LIMITED: refused before any work" in reasons
+    # Without annotations: as before.
+    assert before.attempts == 2

@@ -95,3 +95,8 @@ CONVERT_MAX_ITEMS = 100
 CONVERT_MAX_STRING = 65536
 #: Attributes the converter never copies: stacks are not shown, request configurations carry credentials.
 NEVER_COPIED = ("stack", "traceback", "config", "request")
+
+#: Failures that may have had effects: called again only for a read-only or idempotent tool, when its annotations are known.
+MAY_HAVE_HAD_EFFECTS = ("TIMEOUT", "NETWORK_ERROR", "UPSTREAM_ERROR", "UNAVAILABLE")
+#: HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool.
+REFUSAL_STATUSES = (429, 503)

@@ -32,11 +32,14 @@ class RetryEvent:
     - `attempt`: the attempt that failed (1-based).
     - `delay_ms`: the wait about to start, in milliseconds.
     - `error`: that attempt's `NormalizedError`.
+    - `reason`: why calling again is safe (a refusal before any work, or a failure that may
+      have had effects of a tool whose annotations say it is read-only or idempotent).
     """
 
     attempt: int
     delay_ms: float
     error: NormalizedError
+    reason: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,6 +57,10 @@ class RetryPolicy:
       caught. A callable taking three positional parameters `(attempt, delay_ms, error)`, the
       old form, is still called that way, with a `DeprecationWarning` when the policy is built.
     - `random`: a `() -> float` in [0, 1) for the jitter (default `random.random`), for tests.
+    - `annotations`: the tool's annotations from `tools/list` (the SDK's `ToolAnnotations` or a
+      dict). Given, a failure that may have had effects (a timeout, a network error, an upstream
+      5xx, an unavailable without 429/503) is retried only for a read-only or idempotent tool; a
+      refusal before any work is retried for any tool. None: every retryable failure is retried.
     - `parse_options`: keyword options for `parse_result` (`rules`, `limits`): your own
       recognizer rules make a server's own errors retryable or not.
     """
@@ -66,6 +73,7 @@ class RetryPolicy:
     on_retry: Callable[[RetryEvent], Any] | Callable[[int, float, NormalizedError], Any] | None = None
     random: Callable[[], float] | None = None
     parse_options: Mapping[str, Any] | None = None
+    annotations: Any = None
 
     def __post_init__(self) -> None:
         if isinstance(self.max_attempts, bool) or not isinstance(self.max_attempts, int) or self.max_attempts < 1:
@@ -86,13 +94,13 @@ class RetryPolicy:
                 stacklevel=3,
             )
 
-    def _notify(self, attempt: int, delay_ms: float, error: NormalizedError) -> None:
+    def _notify(self, attempt: int, delay_ms: float, error: NormalizedError, reason: str = "") -> None:
         if self.on_retry is None:
             return
         if self._legacy_on_retry:  # type: ignore[attr-defined]
             self.on_retry(attempt, delay_ms, error)  # type: ignore[call-arg]
         else:
-            self.on_retry(RetryEvent(attempt=attempt, delay_ms=delay_ms, error=error))  # type: ignore[call-arg]
+            self.on_retry(RetryEvent(attempt=attempt, delay_ms=delay_ms, error=error, reason=reason))  # type: ignore[call-arg]
 
 
 def _takes_three(fn: Callable[..., Any]) -> bool:
@@ -124,12 +132,15 @@ class RetryOutcome:
     - `attempts`: the calls made.
     - `protocol_error`: the protocol error (`MCPError` / `McpError`) the last attempt raised,
       else None. (`raised` is its old, deprecated name.)
+    - `reason`: why the calls stopped: `succeeded`, `not retryable`, `not safe to call again:
+      …`, `attempts exhausted` or `time budget exhausted`.
     """
 
     result: Any
     error: NormalizedError | None
     attempts: int
     protocol_error: BaseException | None = None
+    reason: str = ""
 
     @property
     def raised(self) -> BaseException | None:
@@ -188,14 +199,53 @@ async def call_tool_with_retry(
         else:
             error = parse_result(result, **(policy.parse_options or {}))
         if error is None:
-            return RetryOutcome(result=result, error=None, attempts=attempt)
-        if not error.retryable or attempt >= policy.max_attempts:
-            return RetryOutcome(result=result, error=error, attempts=attempt, protocol_error=raised)
+            return RetryOutcome(result=result, error=None, attempts=attempt, reason="succeeded")
+
+        def ended(reason: str) -> RetryOutcome:
+            return RetryOutcome(result=result, error=error, attempts=attempt, protocol_error=raised, reason=reason)
+
+        if not error.retryable:
+            return ended("not retryable")
+        safe, why = _retry_safety(error, policy.annotations)
+        if not safe:
+            return ended(f"not safe to call again: {why}")
+        if attempt >= policy.max_attempts:
+            return ended("attempts exhausted")
         delay_ms = _delay_ms(policy, attempt, error, jitter)
         if (time.monotonic() - started) * 1000 + delay_ms > policy.max_elapsed_ms:
-            return RetryOutcome(result=result, error=error, attempts=attempt, protocol_error=raised)
-        policy._notify(attempt, delay_ms, error)
+            return ended("time budget exhausted")
+        policy._notify(attempt, delay_ms, error, why)
         await sleep(delay_ms / 1000)
+
+
+def _hint(annotations: Any, name: str, camel: str) -> Any:
+    """An annotation by its name in the SDK's model (`read_only_hint`), else on the wire
+    (`readOnlyHint`, a dict or an older model)."""
+    if isinstance(annotations, Mapping):
+        return annotations.get(camel, annotations.get(name))
+    missing = object()
+    value = getattr(annotations, name, missing)
+    return getattr(annotations, camel, None) if value is missing else value
+
+
+def _retry_safety(error: NormalizedError, annotations: Any) -> tuple[bool, str]:
+    """Whether calling the tool again after this retryable failure is safe, and why: a failure
+    the core lists as one that may have had effects (`MAY_HAVE_HAD_EFFECTS`, unless an
+    UNAVAILABLE with a refusal status) needs a read-only or idempotent tool, when its
+    annotations are known."""
+    from ._contract import MAY_HAVE_HAD_EFFECTS, REFUSAL_STATUSES
+
+    code = error.code.value
+    refused = code == "UNAVAILABLE" and error.http_status in REFUSAL_STATUSES
+    if code not in MAY_HAVE_HAD_EFFECTS or refused:
+        return True, f"{code}: refused before any work"
+    if annotations is None:
+        return True, f"{code} may have had effects; the tool's annotations are unknown"
+    if _hint(annotations, "read_only_hint", "readOnlyHint") is True:
+        return True, f"{code} may have had effects; the tool is read-only"
+    if _hint(annotations, "idempotent_hint", "idempotentHint") is True:
+        return True, f"{code} may have had effects; the tool is idempotent"
+    return False, f"{code} may have had effects, and the tool is neither read-only nor idempotent"
 
 
 def _delay_ms(policy: RetryPolicy, attempt: int, error: NormalizedError, jitter: Callable[[], float]) -> float:
