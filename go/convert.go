@@ -595,6 +595,14 @@ func (c *converter) methods(o object, e error) object {
 			if code.IsValid() && code.Type().NumIn() == 0 && code.Type().NumOut() == 1 {
 				if v := code.Call(nil)[0]; v.CanUint() && !o.has("code") {
 					o = o.set("code", int64(v.Uint()))
+					// The status's message as grpc-js names it (`details`): what
+					// marks the number as a gRPC status code for the core.
+					msg := st.MethodByName("Message")
+					if msg.IsValid() && msg.Type().NumIn() == 0 && msg.Type().NumOut() == 1 && !o.has("details") {
+						if m := msg.Call(nil)[0]; m.Kind() == reflect.String {
+							o = o.set("details", m.String())
+						}
+					}
 				}
 			}
 		}()
