@@ -33,6 +33,20 @@ type RetryPolicy struct {
 	// Random is the jitter's source, a number in [0, 1); for tests. Default
 	// math/rand/v2.
 	Random func() float64
+	// Annotations are the tool's, from tools/list. Given, a failure that may
+	// have had effects (a timeout, a network error, an upstream 5xx, an
+	// unavailable without 429/503) is retried only for a read-only or
+	// idempotent tool; a refusal before any work for any tool. Nil: every
+	// retryable failure is retried.
+	Annotations *ToolAnnotations
+}
+
+// ToolAnnotations are the hints of MCP's ToolAnnotations that decide whether
+// calling a tool again is safe (nil: not stated).
+type ToolAnnotations struct {
+	ReadOnlyHint    *bool `json:"readOnlyHint,omitempty"`
+	IdempotentHint  *bool `json:"idempotentHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
 }
 
 // RetryOutcome is how CallToolWithRetry ended.
@@ -47,6 +61,9 @@ type RetryOutcome[R any] struct {
 	// ProtocolErr is the protocol error the last call returned, which
 	// Failure reads; nil otherwise.
 	ProtocolErr error
+	// Reason is why the calls stopped: "succeeded", "not retryable", "not
+	// safe to call again: …", "attempts exhausted" or "time budget exhausted".
+	Reason string
 }
 
 // ToolCall is one call of a tool, as CallToolWithRetry makes it: its result,
@@ -91,11 +108,25 @@ func CallToolWithRetry[R any](ctx context.Context, call ToolCall[R], policy Retr
 		if err != nil {
 			return out, err
 		}
-		if out.Failure == nil || !out.Failure.Retryable || attempt >= p.MaxAttempts {
+		if out.Failure == nil {
+			out.Reason = "succeeded"
+			return out, nil
+		}
+		if !out.Failure.Retryable {
+			out.Reason = "not retryable"
+			return out, nil
+		}
+		if safe, why := retrySafety(out.Failure, p.Annotations); !safe {
+			out.Reason = "not safe to call again: " + why
+			return out, nil
+		}
+		if attempt >= p.MaxAttempts {
+			out.Reason = "attempts exhausted"
 			return out, nil
 		}
 		delay := p.delay(out.Failure, attempt)
 		if time.Since(start)+delay > p.MaxElapsed {
+			out.Reason = "time budget exhausted"
 			return out, nil
 		}
 		if p.OnRetry != nil {
@@ -111,6 +142,34 @@ func CallToolWithRetry[R any](ctx context.Context, call ToolCall[R], policy Retr
 		case <-timer.C:
 		}
 	}
+}
+
+// retrySafety says whether calling the tool again after this retryable
+// failure is safe, and why: a failure the core lists as one that may have had
+// effects (mayHaveHadEffects, unless an UNAVAILABLE with a refusal status)
+// needs a read-only or idempotent tool, when its annotations are known.
+func retrySafety(n *NormalizedError, a *ToolAnnotations) (bool, string) {
+	code := string(n.Code)
+	maybe := false
+	for _, c := range mayHaveHadEffects {
+		maybe = maybe || c == n.Code
+	}
+	for _, s := range refusalStatuses {
+		if n.Code == CodeUnavailable && n.HTTPStatus == s {
+			maybe = false
+		}
+	}
+	switch {
+	case !maybe:
+		return true, code + ": refused before any work"
+	case a == nil:
+		return true, code + " may have had effects; the tool's annotations are unknown"
+	case a.ReadOnlyHint != nil && *a.ReadOnlyHint:
+		return true, code + " may have had effects; the tool is read-only"
+	case a.IdempotentHint != nil && *a.IdempotentHint:
+		return true, code + " may have had effects; the tool is idempotent"
+	}
+	return false, code + " may have had effects, and the tool is neither read-only nor idempotent"
 }
 
 func (p RetryPolicy) checked() (RetryPolicy, error) {

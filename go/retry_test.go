@@ -95,3 +95,32 @@ func TestRetryStops(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A failure that may have had effects is called again only for a read-only or
+// idempotent tool, when the annotations are known; a refusal for any tool.
+func TestRetryOnlyWhatIsSafe(t *testing.T) {
+	timeout := json.RawMessage(ToolResult(&ToolError{Message: "upstream timed out", Code: CodeTimeout, Retryable: Bool(true)}, RenderOptions{Format: FormatJSON}).JSON())
+	limited := json.RawMessage(ToolResult(&ToolError{Message: "slow down", Code: CodeRateLimited, Retryable: Bool(true)}, RenderOptions{Format: FormatJSON}).JSON())
+	run := func(result json.RawMessage, a *ToolAnnotations) RetryOutcome[json.RawMessage] {
+		out, err := CallToolWithRetry(context.Background(), func(ctx context.Context) (json.RawMessage, json.RawMessage, error) {
+			return result, nil, nil
+		}, RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, Random: func() float64 { return 0 }, Annotations: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	destructive := &ToolAnnotations{ReadOnlyHint: Bool(false), IdempotentHint: Bool(false), DestructiveHint: Bool(true)}
+	if out := run(timeout, destructive); out.Attempts != 1 || out.Reason != "not safe to call again: TIMEOUT may have had effects, and the tool is neither read-only nor idempotent" {
+		t.Fatalf("%+v", out)
+	}
+	if out := run(timeout, &ToolAnnotations{ReadOnlyHint: Bool(true)}); out.Attempts != 3 || out.Reason != "attempts exhausted" {
+		t.Fatalf("%+v", out)
+	}
+	if out := run(limited, destructive); out.Attempts != 3 {
+		t.Fatalf("a refusal is retried for any tool: %+v", out)
+	}
+	if out := run(timeout, nil); out.Attempts != 3 {
+		t.Fatalf("without annotations, as before: %+v", out)
+	}
+}

@@ -214,6 +214,24 @@ fn python() -> String {
     s
 }
 
+fn go() -> String {
+    format!(
+        "// {HEADER}\n\npackage mcperrors\n\n\
+         // mayHaveHadEffects are the failures that may have had effects: called\n\
+         // again only for a read-only or idempotent tool, when its annotations are known.\n\
+         var mayHaveHadEffects = []Code{{{}}}\n\n\
+         // refusalStatuses are the HTTP statuses that refuse a request before any\n\
+         // work: an UNAVAILABLE with one is retried for any tool.\n\
+         var refusalStatuses = []int{{{}}}\n",
+        MAY_HAVE_HAD_EFFECTS
+            .iter()
+            .map(|c| format!("\"{c}\""))
+            .collect::<Vec<_>>()
+            .join(", "),
+        REFUSAL_STATUSES.map(|s| s.to_string()).join(", ")
+    )
+}
+
 fn check(relative: &str, generated: &str) {
     let path = format!("{}/{relative}", env!("CARGO_MANIFEST_DIR"));
     if std::env::var("MCP_ERRORS_UPDATE_API").as_deref() == Ok("1") {
@@ -230,6 +248,11 @@ fn check(relative: &str, generated: &str) {
 #[test]
 fn the_typescript_contract_is_generated_from_the_core() {
     check("npm/src/contract.ts", &typescript());
+}
+
+#[test]
+fn the_go_contract_is_generated_from_the_core() {
+    check("go/contract.go", &go());
 }
 
 #[test]

@@ -1,0 +1,11 @@
+// Generated from the Rust core (src/taxonomy.rs, src/render.rs, src/contract.rs) by tests/contract.rs; do not edit. `MCP_ERRORS_UPDATE_API=1 cargo test --test contract` rewrites it.
+
+package mcperrors
+
+// mayHaveHadEffects are the failures that may have had effects: called
+// again only for a read-only or idempotent tool, when its annotations are known.
+var mayHaveHadEffects = []Code{"TIMEOUT", "NETWORK_ERROR", "UPSTREAM_ERROR", "UNAVAILABLE"}
+
+// refusalStatuses are the HTTP statuses that refuse a request before any
+// work: an UNAVAILABLE with one is retried for any tool.
+var refusalStatuses = []int{429, 503}
