@@ -15,16 +15,16 @@ await new Promise((r) => closed.close(r));
 const server = new McpServer({ name: 'demo', version: '1.0.0' });
 server.registerTool('fetch_page', { inputSchema: { url: z.string() } },
   withErrors(async ({ url }) => ({ content: [{ type: 'text', text: await (await fetch(url)).text() }] }),
-    { toolName: 'fetch_page', log: (r) => console.log('  server log:', JSON.stringify(r)) }));
+    { toolName: 'fetch_page', logger: (r) => console.log('  server log:', JSON.stringify(r)) }));
 server.registerTool('weather', { inputSchema: { city: z.string() } },
   withErrors(async ({ city }) => {
     throw new ToolError(`No city named ${city}`, { code: 'NOT_FOUND', appCode: 'CITY_NOT_FOUND', suggestions: ['Check the spelling'] });
-  }, { profile: 'tool-error-v1', format: 'both', log: false }));
+  }, { profile: 'tool-error-v1', format: 'both', logger: false }));
 server.registerTool('gapfill_model', { inputSchema: { model_id: z.string() } },
   withErrors(async ({ model_id }) => {
     throw new ToolError('Gapfilling could not find solution to enable growth in specified media',
       { appType: 'infeasibility_error', appCode: 'GAPFILL_INFEASIBLE', details: { model_id } });
-  }, { profile: 'rpc-envelope', format: 'json', toolName: 'gapfill_model', log: false }));
+  }, { profile: 'rpc-envelope', format: 'json', toolName: 'gapfill_model', logger: false }));
 
 // An upstream that asks to slow down twice, then answers.
 let busy = 2;
@@ -32,7 +32,7 @@ server.registerTool('search', { inputSchema: { q: z.string() } },
   withErrors(async ({ q }) => {
     if (busy-- > 0) throw Object.assign(new Error('upstream says slow down'), { status: 429, headers: { 'retry-after': '1' } });
     return { content: [{ type: 'text', text: `3 results for ${q}` }] };
-  }, { toolName: 'search', log: false }));
+  }, { toolName: 'search', logger: false }));
 
 const [a, b] = InMemoryTransport.createLinkedPair();
 const client = new Client({ name: 'demo-client', version: '1.0.0' });
