@@ -15,13 +15,17 @@ type ServerOptions struct {
 	// Tools maps a tool's name to its own options, laid over RenderOptions
 	// (each non-zero field wins; hints too).
 	Tools map[string]RenderOptions
-	// Log receives each failure's log record (never masked; the same error
-	// id and time as the result). Nil: slog.Default(), at level Error.
+	// Logger receives each failure's log record (never masked; the same
+	// error id and time as the result). Nil: slog.Default(), at level Error.
 	// DiscardLog: nowhere.
+	Logger func(ctx context.Context, record json.RawMessage)
+	// Log is the old name of Logger, used when Logger is nil.
+	//
+	// Deprecated: use Logger.
 	Log func(ctx context.Context, record json.RawMessage)
 }
 
-// DiscardLog is a ServerOptions.Log that drops the records.
+// DiscardLog is a ServerOptions.Logger that drops the records.
 func DiscardLog(context.Context, json.RawMessage) {}
 
 // ForTool is the options for tool: RenderOptions with Tools[tool] on top,
@@ -62,7 +66,9 @@ func (o ServerOptions) ToolFailureDeclared(ctx context.Context, tool string, err
 	if record != nil {
 		func() {
 			defer func() { _ = recover() }() // logging never breaks the error path
-			if o.Log != nil {
+			if o.Logger != nil {
+				o.Logger(ctx, record)
+			} else if o.Log != nil {
 				o.Log(ctx, record)
 			} else {
 				slog.Default().ErrorContext(ctx, "mcp-errors: tool failed", slog.String("tool", tool), slog.String("record", string(record)))

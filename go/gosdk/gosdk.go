@@ -107,10 +107,17 @@ func declaredOutputSchema(ctx context.Context, next mcp.MethodHandler, req mcp.R
 	return nil
 }
 
-// Install adds Middleware to server and returns it: the one line.
-func Install(server *mcp.Server, opts mcperrors.ServerOptions) *mcp.Server {
+// WithServerErrors adds Middleware to server and returns it: the one line.
+func WithServerErrors(server *mcp.Server, opts mcperrors.ServerOptions) *mcp.Server {
 	server.AddReceivingMiddleware(Middleware(opts))
 	return server
+}
+
+// Install is the old name of WithServerErrors.
+//
+// Deprecated: use WithServerErrors.
+func Install(server *mcp.Server, opts mcperrors.ServerOptions) *mcp.Server {
+	return WithServerErrors(server, opts)
 }
 
 // hintsFor marks the failures the SDK itself calls the caller's: argument

@@ -107,10 +107,11 @@ func TestWithoutTheMiddleware(t *testing.T) {
 
 func TestOneLineForAWholeServer(t *testing.T) {
 	var records []json.RawMessage
-	s := gosdk.Install(newServer(), mcperrors.ServerOptions{
+	s := gosdk.WithServerErrors(newServer(), mcperrors.ServerOptions{
 		RenderOptions: mcperrors.RenderOptions{Format: mcperrors.FormatBoth},
 		Tools:         map[string]mcperrors.RenderOptions{"raw": {Profile: mcperrors.ProfileMCPToolError}},
-		Log:           func(_ context.Context, r json.RawMessage) { records = append(records, r) },
+		// Log, the deprecated name of Logger, still receives the records.
+		Log: func(_ context.Context, r json.RawMessage) { records = append(records, r) },
 	})
 	cs := connect(t, s)
 
@@ -201,7 +202,7 @@ func TestCallToolWithRetry(t *testing.T) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "48.85,2.35"}}}, nil, nil
 	})
-	gosdk.Install(s, mcperrors.ServerOptions{Log: mcperrors.DiscardLog})
+	gosdk.WithServerErrors(s, mcperrors.ServerOptions{Logger: mcperrors.DiscardLog})
 	cs := connect(t, s)
 	out, err := gosdk.CallToolWithRetry(context.Background(), cs, &mcp.CallToolParams{Name: "geocode", Arguments: map[string]any{"city": "Paris"}}, mcperrors.RetryPolicy{})
 	if err != nil || out.Attempts != 3 || out.Failure != nil || text(out.Result) != "48.85,2.35" {
@@ -225,7 +226,7 @@ func TestADeclaredOutputSchemaIsNeverBroken(t *testing.T) {
 	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, func(ctx context.Context, req *mcp.CallToolRequest, in forecastIn) (*mcp.CallToolResult, forecastOut, error) {
 		return nil, forecastOut{}, fmt.Errorf("forecast upstream: %w", syscall.ECONNREFUSED)
 	})
-	gosdk.Install(s, mcperrors.ServerOptions{RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1}, Log: mcperrors.DiscardLog})
+	gosdk.WithServerErrors(s, mcperrors.ServerOptions{RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1}, Logger: mcperrors.DiscardLog})
 	cs := connect(t, s)
 	r, err := call(t, cs, "typed", map[string]any{"city": "Lyon"})
 	if err != nil || !r.IsError {

@@ -104,7 +104,7 @@ func TestOneLineForAWholeServer(t *testing.T) {
 	opts := mcperrors.ServerOptions{
 		RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1, Format: mcperrors.FormatBoth},
 		Tools:         map[string]mcperrors.RenderOptions{"search": {Profile: mcperrors.ProfileCanonical, Format: mcperrors.FormatJSON}},
-		Log:           func(_ context.Context, r json.RawMessage) { records = append(records, r) },
+		Logger:        func(_ context.Context, r json.RawMessage) { records = append(records, r) },
 	}
 	c := connect(t, newServer(mcpgo.WithErrors(opts)))
 
@@ -162,7 +162,7 @@ func TestOneLineForAWholeServer(t *testing.T) {
 }
 
 func TestOverStreamableHTTP(t *testing.T) {
-	s := newServer(mcpgo.WithErrors(mcperrors.ServerOptions{Log: mcperrors.DiscardLog}))
+	s := newServer(mcpgo.WithErrors(mcperrors.ServerOptions{Logger: mcperrors.DiscardLog}))
 	srv := httptest.NewServer(server.NewStreamableHTTPServer(s))
 	defer srv.Close()
 	c, err := client.NewStreamableHttpClient(srv.URL + "/mcp")
@@ -194,7 +194,7 @@ func TestOverStreamableHTTP(t *testing.T) {
 }
 
 func TestCallToolWithRetry(t *testing.T) {
-	s := server.NewMCPServer("geo", "1.0.0", server.WithToolCapabilities(true), mcpgo.WithErrors(mcperrors.ServerOptions{Log: mcperrors.DiscardLog}))
+	s := server.NewMCPServer("geo", "1.0.0", server.WithToolCapabilities(true), mcpgo.WithErrors(mcperrors.ServerOptions{Logger: mcperrors.DiscardLog}))
 	calls := 0
 	s.AddTool(mcp.NewTool("geocode"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		calls++
@@ -226,7 +226,7 @@ func TestADeclaredOutputSchemaIsNeverBroken(t *testing.T) {
 		Temp float64 `json:"temp"`
 		Unit string  `json:"unit"`
 	}
-	s := newServer(mcpgo.WithErrors(mcperrors.ServerOptions{RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1}, Log: mcperrors.DiscardLog}))
+	s := newServer(mcpgo.WithErrors(mcperrors.ServerOptions{RenderOptions: mcperrors.RenderOptions{Profile: mcperrors.ProfileToolErrorV1}, Logger: mcperrors.DiscardLog}))
 	s.AddTool(mcp.NewTool("typed", mcp.WithOutputSchema[forecast]()), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("forecast upstream: %w", syscall.ECONNREFUSED)
 	})
