@@ -85,3 +85,17 @@ test('a server that dies mid-call: the client gets an error for the call in flig
   assert.equal(answer.id, 5);
   assert.equal(answer.error.code, -32603);
 });
+
+test('a 10 MB line passes the proxy byte for byte, both ways', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+  const { spawnSync } = await import('node:child_process');
+  // A "server" that answers each request with its params as the result (a success).
+  const script = `const rl = require('node:readline').createInterface({ input: process.stdin });
+rl.on('line', (l) => { const m = JSON.parse(l); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: m.params.arguments.message }] } }) + '\\n'); });`;
+  const message = 'y'.repeat(10 * 1024 * 1024);
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message } } });
+  const direct = spawnSync(process.execPath, ['-e', script], { input: `${call}\n`, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const proxied = spawnSync(cli, ['proxy', '--', process.execPath, '-e', script], { input: `${call}\n`, encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.equal(proxied.status, 0, proxied.stderr);
+  assert.ok(direct.stdout.length > 10 * 1024 * 1024);
+  assert.equal(proxied.stdout, direct.stdout);
+});
