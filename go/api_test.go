@@ -309,3 +309,23 @@ func TestOptionsJSON(t *testing.T) {
 		t.Fatal(FormatTime(time.Now()))
 	}
 }
+
+// A tool's own options lay every set field over the server's, the masked
+// sentence included.
+func TestServerOptionsForTool(t *testing.T) {
+	o := ServerOptions{
+		RenderOptions: RenderOptions{Profile: ProfileToolErrorV1, MaskedMessage: "The server failed"},
+		Tools:         map[string]RenderOptions{"weather": {MaskedMessage: "The weather service failed", Format: FormatBoth}},
+	}
+	w := o.ForTool("weather")
+	if w.MaskedMessage != "The weather service failed" || w.Profile != ProfileToolErrorV1 || w.Format != FormatBoth || w.ToolName != "weather" {
+		t.Fatalf("%+v", w)
+	}
+	if s := o.ForTool("search"); s.MaskedMessage != "The server failed" {
+		t.Fatalf("%+v", s)
+	}
+	r := o.ToolFailure(context.Background(), "weather", errors.New("boom"))
+	if !strings.Contains(r.Text(), "The weather service failed (error id ") {
+		t.Fatal(r.Text())
+	}
+}

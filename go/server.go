@@ -102,6 +102,9 @@ func (o RenderOptions) With(over RenderOptions) RenderOptions {
 	if over.ErrorID != "" {
 		o.ErrorID = over.ErrorID
 	}
+	if over.MaskedMessage != "" {
+		o.MaskedMessage = over.MaskedMessage
+	}
 	if over.OutputSchema != nil {
 		o.OutputSchema = over.OutputSchema
 	}
