@@ -25,14 +25,7 @@ func TestRuntimesDigest(t *testing.T) {
 		if c.Raw != nil {
 			return *c.Raw
 		}
-		return compactWith(t, c.Input, func(n json.Number) string {
-			f, err := n.Float64()
-			if err != nil {
-				return string(n)
-			}
-			out, _ := json.Marshal(f)
-			return string(out)
-		})
+		return compactWith(t, c.Input, jsNumber)
 	}
 	failures := []string{}
 	cases := 0
@@ -96,12 +89,16 @@ func formatHex(v uint32) string {
 // jsExpected is a vector's expected output as the runtimes compare it
 // (JSON.stringify of the parsed value).
 func jsExpected(t testing.TB, c vectorCase) string {
-	return compactWith(t, c.Expected, func(n json.Number) string {
-		f, err := n.Float64()
-		if err != nil {
-			return string(n)
-		}
-		out, _ := json.Marshal(f)
-		return string(out)
-	})
+	return compactWith(t, c.Expected, jsNumber)
+}
+
+// jsNumber writes a number as JavaScript does: a float64, in the ES form
+// encoding/json also writes (1000.0 is 1000).
+func jsNumber(n json.Number) string {
+	f, err := n.Float64()
+	if err != nil {
+		return string(n)
+	}
+	out, _ := json.Marshal(f)
+	return string(out)
 }

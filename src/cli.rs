@@ -302,9 +302,6 @@ fn classify_flags(rest: &[String], usage: &str) -> Result<ClassifyOptions, Strin
     Ok(options)
 }
 
-/// Any valid time: what checking a flag alone renders with.
-const CHECK_TIME: &str = "2000-01-01T00:00:00Z";
-
 /// Render's flags, each checked by the core as it is read (a value the core
 /// would refuse for every line is a usage error, before any input).
 fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
@@ -368,21 +365,14 @@ fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
             }
             Ok(())
         };
-        let mut alone = RenderOptions {
-            now: Some(CHECK_TIME.into()),
-            ..RenderOptions::default()
-        };
+        let mut alone = RenderOptions::default();
         set(&mut alone)?;
         set(&mut opts)?;
-        classify_render("{}", &alone).map_err(detail)?;
+        alone.check().map_err(detail)?;
         i += 2;
     }
-    // Together, in case the core refuses a combination (with a time, as above).
-    let together = RenderOptions {
-        now: opts.now.clone().or_else(|| Some(CHECK_TIME.into())),
-        ..opts.clone()
-    };
-    classify_render("{}", &together).map_err(detail)?;
+    // Together, in case the core refuses a combination.
+    opts.check().map_err(detail)?;
     Ok(opts)
 }
 

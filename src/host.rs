@@ -203,11 +203,10 @@ pub fn tool_result(err: &(dyn StdError + 'static), options: &RenderOptions) -> V
     let mut options = options.clone();
     options.now.get_or_insert_with(now);
     let raw = raw_error(err).to_string();
-    match crate::classify_render(&raw, &options).map(|out| serde_json::from_str(&out)) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => fallback_result(&e.to_string(), &options),
-        Err(e) => fallback_result(&e.to_string(), &options),
-    }
+    crate::classify_render(&raw, &options)
+        .map_err(|e| e.to_string())
+        .and_then(|out| serde_json::from_str(&out).map_err(|e| e.to_string()))
+        .unwrap_or_else(|why| fallback_result(&why, &options))
 }
 
 /// The minimal valid error result used when the error itself could not be

@@ -81,11 +81,7 @@ impl Relay {
     /// A relay rendering failures with `options` (profile, format, mask,
     /// rules, tool failure, limits). The options are checked now.
     pub fn new(options: RenderOptions) -> Result<Relay, Error> {
-        let mut probe = options.clone();
-        probe
-            .now
-            .get_or_insert_with(|| "2026-01-01T00:00:00Z".into());
-        crate::classify_render("{\"message\":\"x\"}", &probe)?;
+        options.check()?;
         Ok(Relay {
             options,
             pending: HashMap::new(),
@@ -125,8 +121,9 @@ impl Relay {
     }
 
     /// A line from the server, for the client: unchanged, unless it answers a
-    /// `tools/call` with a failure.
-    pub fn from_server(&mut self, line: &str, stamp: &Stamp) -> Forward {
+    /// `tools/call` with a failure, which gets the time and error id `stamp`
+    /// gives (asked for that line only).
+    pub fn from_server(&mut self, line: &str, stamp: impl FnOnce() -> Stamp) -> Forward {
         if line.len() > MAX_LINE_BYTES {
             return too_long(line);
         }
@@ -166,7 +163,7 @@ impl Relay {
                 if !failed {
                     return Forward::unchanged(line);
                 }
-                self.rewrite(line, id, &tool, stamp)
+                self.rewrite(line, id, &tool, stamp())
                     .unwrap_or_else(|| Forward::unchanged(line))
             }
         }
@@ -206,7 +203,7 @@ impl Relay {
     }
 
     /// The failed call's answer, read and written again as a tool result.
-    fn rewrite(&self, line: &str, id: &Value, tool: &str, stamp: &Stamp) -> Option<Forward> {
+    fn rewrite(&self, line: &str, id: &Value, tool: &str, stamp: Stamp) -> Option<Forward> {
         let opts = crate::ClassifyOptions {
             now_ms: stamp.now.as_deref().and_then(crate::time::parse_rfc3339),
             limits: self.options.limits,
@@ -220,10 +217,10 @@ impl Relay {
         let mut options = self.options.clone();
         options.tool_name.get_or_insert_with(|| tool.to_string());
         if stamp.now.is_some() {
-            options.now.clone_from(&stamp.now);
+            options.now = stamp.now;
         }
         if stamp.error_id.is_some() {
-            options.error_id.clone_from(&stamp.error_id);
+            options.error_id = stamp.error_id;
         }
         if let Some(spec) = self.spec {
             options.spec = spec;
@@ -281,7 +278,7 @@ mod tests {
         let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/etc/x"}}}"#;
         assert_eq!(r.from_client(call).line, call);
         let failed = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Error: Access denied - path outside allowed directories: /etc/x not in /tmp"}],"isError":true}}"#;
-        let out = r.from_server(failed, &stamp());
+        let out = r.from_server(failed, stamp);
         let v: Value = serde_json::from_str(&out.line).unwrap();
         assert_eq!(v["id"], 7);
         assert_eq!(v["result"]["isError"], true);
@@ -298,14 +295,14 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"read_file"}}"#;
         r.from_client(call2);
         let ok = r#"{"jsonrpc":"2.0","id":"b","result":{"content":[{"type":"text","text":"hi"}]}}"#;
-        assert_eq!(r.from_server(ok, &stamp()), Forward::unchanged(ok));
+        assert_eq!(r.from_server(ok, stamp), Forward::unchanged(ok));
         for line in [
             r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}"#,
             r#"[{"jsonrpc":"2.0","id":9,"result":{}}]"#,
             "not json",
         ] {
-            assert_eq!(r.from_server(line, &stamp()).line, line);
+            assert_eq!(r.from_server(line, stamp).line, line);
         }
     }
 
@@ -315,12 +312,12 @@ mod tests {
         r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#);
         let unknown =
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: nope"}}"#;
-        assert_eq!(r.from_server(unknown, &stamp()).line, unknown);
+        assert_eq!(r.from_server(unknown, stamp).line, unknown);
         r.from_client(
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}"#,
         );
         let crash = r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"search index: dial tcp 10.0.0.7:9200: connect: connection refused"}}"#;
-        let v: Value = serde_json::from_str(&r.from_server(crash, &stamp()).line).unwrap();
+        let v: Value = serde_json::from_str(&r.from_server(crash, stamp).line).unwrap();
         assert_eq!(v["result"]["isError"], true);
         assert_eq!(v["result"]["structuredContent"]["code"], "NETWORK_ERROR");
         assert_eq!(v["result"]["structuredContent"]["retryable"], true);
@@ -332,15 +329,15 @@ mod tests {
         r.from_client(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#);
         r.from_server(
             r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2026-07-28","capabilities":{}}}"#,
-            &stamp(),
+            stamp,
         );
         r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
-        r.from_server(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"forecast","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}}]}}"#, &stamp());
+        r.from_server(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"forecast","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}}]}}"#, stamp);
         r.from_client(
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast"}}"#,
         );
         let failed = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"upstream returned 503"}],"isError":true}}"#;
-        let v: Value = serde_json::from_str(&r.from_server(failed, &stamp()).line).unwrap();
+        let v: Value = serde_json::from_str(&r.from_server(failed, stamp).line).unwrap();
         assert!(v["result"].get("structuredContent").is_none(), "{v}");
         assert_eq!(v["result"]["resultType"], "complete");
     }

@@ -130,59 +130,29 @@ pub fn run(args: &[String]) -> ExitCode {
     // client is done lets the server exit.
     let client_relay = Arc::clone(&relay);
     std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        for bytes in stdin.lock().split(b'\n') {
-            let Ok(bytes) = bytes else { break };
-            let line = match std::str::from_utf8(&bytes) {
-                Ok(text) => relay_lock(&client_relay)
-                    .from_client(text)
-                    .line
-                    .into_bytes(),
-                Err(_) => bytes,
-            };
-            if to_server
-                .write_all(&line)
-                .and_then(|()| to_server.write_all(b"\n"))
-                .and_then(|()| to_server.flush())
-                .is_err()
-            {
-                break;
-            }
-        }
+        move_lines(std::io::stdin().lock(), &mut to_server, |text| {
+            relay_lock(&client_relay).from_client(text).line
+        });
     });
     // Server → client, here.
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    for bytes in BufReader::new(from_server).split(b'\n') {
-        let Ok(bytes) = bytes else { break };
-        let line = match std::str::from_utf8(&bytes) {
-            Ok(text) => {
-                let stamp = Stamp {
-                    now: Some(mcp_errors::host::now()),
-                    error_id: Some(mcp_errors::host::new_error_id()),
-                };
-                let forward = relay_lock(&relay).from_server(text, &stamp);
-                if let Some(w) = &forward.warning {
-                    eprintln!("mcp-errors proxy: {w}");
-                }
-                if let (Some(record), Some(file)) = (&forward.log, &log) {
-                    if let Ok(mut f) = file.lock() {
-                        let _ = writeln!(f, "{record}");
-                    }
-                }
-                forward.line.into_bytes()
-            }
-            Err(_) => bytes,
+    move_lines(BufReader::new(from_server), &mut out, |text| {
+        let stamp = || Stamp {
+            now: Some(mcp_errors::host::now()),
+            error_id: Some(mcp_errors::host::new_error_id()),
         };
-        if out
-            .write_all(&line)
-            .and_then(|()| out.write_all(b"\n"))
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            break;
+        let forward = relay_lock(&relay).from_server(text, stamp);
+        if let Some(w) = &forward.warning {
+            eprintln!("mcp-errors proxy: {w}");
         }
-    }
+        if let (Some(record), Some(file)) = (&forward.log, &log) {
+            if let Ok(mut f) = file.lock() {
+                let _ = writeln!(f, "{record}");
+            }
+        }
+        forward.line
+    });
     // The server is gone: every call in flight gets an answer.
     for line in relay_lock(&relay).server_gone() {
         let _ = writeln!(out, "{line}");
@@ -191,6 +161,25 @@ pub fn run(args: &[String]) -> ExitCode {
     match child.wait() {
         Ok(status) => ExitCode::from(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
         Err(_) => ExitCode::FAILURE,
+    }
+}
+
+/// Lines from `input` to `output`, each through `relay` (a line that is not
+/// UTF-8 passes as it is), flushed one by one, until either side closes.
+fn move_lines(input: impl BufRead, output: &mut impl Write, mut relay: impl FnMut(&str) -> String) {
+    for bytes in input.split(b'\n') {
+        let Ok(bytes) = bytes else { break };
+        let line = match std::str::from_utf8(&bytes) {
+            Ok(text) => relay(text).into_bytes(),
+            Err(_) => bytes,
+        };
+        let sent = output
+            .write_all(&line)
+            .and_then(|()| output.write_all(b"\n"))
+            .and_then(|()| output.flush());
+        if sent.is_err() {
+            break;
+        }
     }
 }
 

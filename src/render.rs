@@ -182,6 +182,18 @@ pub struct RenderOptions {
 }
 
 impl RenderOptions {
+    /// Check every option as the core reads it, by rendering an empty error
+    /// with them (at a fixed time when they give none, so that a profile that
+    /// needs one is checked like the others): a mistake is found where the
+    /// options are set up, as the typed error a first failure would meet.
+    pub fn check(&self) -> Result<(), Error> {
+        let mut probe = self.clone();
+        probe
+            .now
+            .get_or_insert_with(|| "2000-01-01T00:00:00Z".into());
+        crate::classify_render("{}", &probe).map(|_| ())
+    }
+
     /// `now` in milliseconds since the epoch, parsed once per call.
     pub(crate) fn now_ms(&self) -> Result<Option<i64>, Error> {
         self.now.as_deref().map(crate::parse_now).transpose()

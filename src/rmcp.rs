@@ -57,7 +57,7 @@ impl<H: ServerHandler> WithErrors<H> {
     /// range): a mistake is an [`Error::InvalidOption`] now, not a fallback
     /// result at the first failure.
     pub fn new(handler: H, options: RenderOptions) -> Result<Self, Error> {
-        check(&options)?;
+        options.check()?;
         Ok(WithErrors {
             inner: handler,
             options,
@@ -68,7 +68,7 @@ impl<H: ServerHandler> WithErrors<H> {
 
     /// A tool's own options, instead of the server-wide ones (checked too).
     pub fn tool(mut self, name: impl Into<String>, options: RenderOptions) -> Result<Self, Error> {
-        check(&options)?;
+        options.check()?;
         self.tools.insert(name.into(), options);
         Ok(self)
     }
@@ -128,13 +128,6 @@ impl<H: ServerHandler> WithErrors<H> {
     }
 }
 
-/// Options as the core reads them: one render of a tiny error.
-fn check(options: &RenderOptions) -> Result<(), Error> {
-    let mut o = options.clone();
-    o.now.get_or_insert_with(|| "2026-01-01T00:00:00Z".into());
-    crate::classify_render("{\"message\":\"x\"}", &o).map(|_| ())
-}
-
 fn fallback(why: &str, options: &RenderOptions) -> CallToolResult {
     serde_json::from_value(crate::host::fallback_result(why, options))
         .unwrap_or_else(|_| CallToolResult::error(vec![ContentBlock::text(why.to_string())]))
@@ -150,8 +143,7 @@ fn read_back(result: &CallToolResult) -> Option<Normalized> {
 /// (`None` when it is not an error), as [`crate::parse_result`] reads any
 /// server's result.
 pub fn parse(result: &CallToolResult, options: &crate::ClassifyOptions) -> Option<Normalized> {
-    let text = serde_json::to_string(result).ok()?;
-    crate::parse_result(&text, options).ok().flatten()
+    parse_wire(result, options)
 }
 
 /// For rmcp clients: a protocol error a call returned (`ServiceError::McpError`)
@@ -160,7 +152,15 @@ pub fn parse_protocol_error(
     error: &ErrorData,
     options: &crate::ClassifyOptions,
 ) -> Option<Normalized> {
-    let text = serde_json::to_string(error).ok()?;
+    parse_wire(error, options)
+}
+
+/// rmcp's value as its JSON on the wire, read by [`crate::parse_result`].
+fn parse_wire(
+    value: &impl serde::Serialize,
+    options: &crate::ClassifyOptions,
+) -> Option<Normalized> {
+    let text = serde_json::to_string(value).ok()?;
     crate::parse_result(&text, options).ok().flatten()
 }
 

@@ -279,7 +279,6 @@ function checkWrapperOptions(where: string, options: unknown, names: readonly st
   for (const name of RENDER_OPTION_NAMES) if (o[name] !== undefined) render[name] = o[name];
   // A time, so that a profile that needs one (rpc-envelope) is checked like the others.
   render.now ??= '2026-01-01T00:00:00Z';
-  if (render.now === null) render.now = '2026-01-01T00:00:00Z';
   try {
     renderJson('{"message":"x"}', render as RenderOptions);
   } catch (e) {
