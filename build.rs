@@ -168,6 +168,18 @@ fn lexicon(codes: &[String]) -> String {
                 Some(p) => (p, true),
                 None => (phrase.as_str(), false),
             };
+            // A gap (`no _ found`): one `_` between words, one to four words
+            // of any kind in the text (src/lexicon.rs), never with a stem.
+            let gaps = words.split(' ').filter(|w| *w == "_").count();
+            assert!(
+                words.split(' ').all(|w| w == "_" || !w.contains('_'))
+                    && (gaps == 0
+                    || (gaps == 1
+                        && !stem
+                        && !words.starts_with("_ ")
+                        && !words.ends_with(" _"))),
+                "{path}: {phrase:?}: one `_` between words, and no `*`"
+            );
             assert!(
                 !words.is_empty()
                     && !words.starts_with(' ')
@@ -175,7 +187,10 @@ fn lexicon(codes: &[String]) -> String {
                     && !words.contains("  ")
                     && words
                         .bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b' '),
+                        .all(|b| b.is_ascii_lowercase()
+                            || b.is_ascii_digit()
+                            || b == b' '
+                            || b == b'_'),
                 "{path}: {phrase:?} is not lowercase words"
             );
             let pattern = if stem {

@@ -82,6 +82,48 @@ fn phrases() -> &'static Literals {
     SET.get_or_init(|| Literals::new(LEXICON.iter().map(|r| r.0)))
 }
 
+/// The lexicon's gapped phrases (`no _ found`): each row's head (` no`) and
+/// tail (`found `).
+fn gapped() -> &'static [(usize, &'static str, &'static str)] {
+    static SET: OnceLock<Vec<(usize, &'static str, &'static str)>> = OnceLock::new();
+    SET.get_or_init(|| {
+        LEXICON
+            .iter()
+            .enumerate()
+            .filter_map(|(row, r)| r.0.split_once(" _ ").map(|(h, t)| (row, h, t)))
+            .collect()
+    })
+}
+
+/// Where the gapped phrases are in `words`: the head as a whole word, one to
+/// four words of any kind, and the tail, all within one text.
+fn find_gapped(words: &str, hits: &mut Vec<(usize, usize, usize)>) {
+    for &(row, head, tail) in gapped() {
+        let mut from = 0;
+        while let Some(at) = words[from..].find(head) {
+            let start = from + at;
+            from = start + 1;
+            let mut pos = start + head.len();
+            if !words[pos..].starts_with(' ') {
+                continue;
+            }
+            for _ in 0..4 {
+                // Skip one word (and the space after it); never past a text's end.
+                let rest = &words[pos + 1..];
+                let Some(len) = rest.find(' ') else { break };
+                if len == 0 || rest[..len].contains(BREAK) {
+                    break;
+                }
+                pos += 1 + len;
+                if words[pos + 1..].starts_with(tail) {
+                    hits.push((start, pos + 1 + tail.len(), row));
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /// Append `text` to `out` as words: lowercase, identifiers split, one space
 /// between words, punctuation gone. Apostrophes join (`can't` → `cant`).
 pub(crate) fn push_words(text: &str, out: &mut String) {
@@ -352,6 +394,7 @@ pub(crate) fn read(words: &Words) -> Option<Verdict> {
 fn read_text(words: &str, ids_end: usize) -> Option<Verdict> {
     // Every phrase found, overlapping: (start, end, row).
     let mut hits = phrases().find_all(words);
+    find_gapped(words, &mut hits);
     if hits.is_empty() {
         return None;
     }
@@ -498,6 +541,25 @@ mod tests {
         )
         .unwrap();
         assert_eq!(v.weight_of(Code::Unauthenticated), 0);
+    }
+
+    #[test]
+    fn a_gap_stands_for_one_to_four_words_of_one_text() {
+        assert_eq!(code_of("No projects found"), Some(Code::NotFound));
+        assert_eq!(
+            code_of("No CloudWAN core networks found in the region"),
+            Some(Code::NotFound)
+        );
+        // Five words between, or none: no match.
+        assert_eq!(code_of("no one of these five words found"), None);
+        assert_eq!(code_of("no found"), None);
+        // Never across two texts.
+        let mut w = String::from(" ");
+        push_words("no modules", &mut w);
+        w.push(BREAK);
+        w.push(' ');
+        push_words("found", &mut w);
+        assert_eq!(read_text(&w, 0), None);
     }
 
     #[test]

@@ -1197,18 +1197,19 @@ fn read_numeric_code(
     } else if (1..=16).contains(&n) && status.is_none() {
         // A gRPC status code (grpc-js and grpcio put it in `code`, beside the
         // status's `details` and `metadata`). A small number alone is any
-        // library's code (kafkajs 3 is UNKNOWN_TOPIC_OR_PARTITION): a generic
-        // signal then, which the error's other fields and words decide.
+        // library's code (kafkajs 3 is UNKNOWN_TOPIC_OR_PARTITION, a
+        // CalledProcessError's 1 an exit status): it says nothing then, and
+        // the error's other fields and words decide.
         let grpc = node.field("details").is_some() || node.field("metadata").is_some();
-        if let Some(c) = Code::from_grpc(n) {
+        if let (true, Some(c)) = (grpc, Code::from_grpc(n)) {
             g.push(
                 c,
-                if grpc { RPC_CODE } else { GENERIC },
+                RPC_CODE,
                 depth,
                 ev(format_args!("grpc {n} {}", GRPC_NAMES[n as usize])),
             );
         }
-    } else if (400..=599).contains(&n) && status.is_none() {
+    } else if Code::is_http_error_status(n) && status.is_none() {
         if g.http_status.is_none() {
             g.http_status = Some(n as u16);
         }
@@ -1316,7 +1317,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -1369,19 +1370,19 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroup
     ("/ month", 8),
     ("/month", 8),
     ("/ day", 8),
-    ("status code", 10),
+    // Every lead of [`STATUS_LEADS`] contains one of these.
     ("response code", 10),
     ("client error", 10),
     ("server error", 10),
-    ("http status", 10),
-    ("http error", 10),
     ("status: ", 10),
-    ("occurred: status", 10),
-    ("returned error", 10),
     ("server response", 10),
-    ("http code", 10),
     ("http ", 10),
     ("status ", 10),
+    ("error ", 10),
+    ("returned ", 10),
+    (", got ", 10),
+    ("failed: ", 10),
+    ("too many ", 10),
 ]);
 
 /// `m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))`, by bytes:
@@ -1960,7 +1961,7 @@ fn read_body_error(
                 depth,
                 ev(format_args!("jsonrpc {n}")),
             );
-        } else if (400..=599).contains(&n) {
+        } else if Code::is_http_error_status(n) {
             g.http_status.get_or_insert(n as u16);
             if let Some(c) = Code::from_http(n as u16) {
                 g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("http {n}")));
@@ -2159,6 +2160,16 @@ static STATUS_LEADS: &[&str] = &[
     "http ",
     // "received status 403", "failed with status 503"
     "status ",
+    // "SonarQube answered with Error 404 on …", "error 503"
+    "error ",
+    // "BrowserStack returned 404 while …", "the API returned 500"
+    "returned ",
+    // cargo: "failed to get 200 response from `…`, got 502"
+    ", got ",
+    // "API request failed: 401 {…}"
+    "failed: ",
+    // urllib3's ResponseError: "too many 500 error responses"
+    "too many ",
 ];
 
 /// The HTTP status an exception's text states (4xx and 5xx only): after one
@@ -2176,6 +2187,12 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
                 return Some(n);
             }
             from += at + 1;
+        }
+    }
+    // "Failed to fetch API: 404": the status ends the text.
+    if let Some(i) = b.len().checked_sub(3).filter(|&i| b[..i].ends_with(b": ")) {
+        if let Some(n) = three(i) {
+            return Some(n);
         }
     }
     status_by_reason(m)
@@ -2223,17 +2240,18 @@ fn status_by_reason(m: &str) -> Option<u16> {
     None
 }
 
-/// A 4xx or 5xx status written as three digits at `i`, a whole number.
+/// An HTTP error status ([`Code::is_http_error_status`]) written as three
+/// digits at `i`: a whole word (`500ms` is no status).
 fn status_digits(b: &[u8], i: usize) -> Option<u16> {
     let d = b.get(i..i + 3)?;
-    if !d.iter().all(u8::is_ascii_digit) || b.get(i + 3).is_some_and(u8::is_ascii_digit) {
+    if !d.iter().all(u8::is_ascii_digit) || b.get(i + 3).is_some_and(u8::is_ascii_alphanumeric) {
         return None;
     }
     if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.') {
         return None;
     }
     let n = d.iter().fold(0u16, |n, c| n * 10 + u16::from(c - b'0'));
-    (400..=599).contains(&n).then_some(n)
+    Code::is_http_error_status(i64::from(n)).then_some(n)
 }
 
 /// `hay.find(needle)` in any ASCII case; `needle` lowercase.
@@ -2494,6 +2512,14 @@ mod tests {
     }
 
     #[test]
+    fn every_status_lead_passes_the_message_scan() {
+        for lead in STATUS_LEADS {
+            let text = format!("x {lead}503");
+            assert_ne!(MESSAGE_PHRASES.scan(text.as_bytes()) & STATUS_LEAD, 0, "{lead}");
+        }
+    }
+
+    #[test]
     fn statuses_stated_in_exception_text() {
         for (text, status) in [
             ("Request failed with status code 429", Some(429)),
@@ -2519,6 +2545,17 @@ mod tests {
             ("listening on port 4040 Not Found", None),
             ("took 429 ms", None),
             ("error 1404 Not Found", None),
+            ("SonarQube answered with Error 503 on https://x", Some(503)),
+            ("BrowserStack returned 404 while preparing", Some(404)),
+            ("failed to get 200 response from `https://x`, got 502", Some(502)),
+            ("API request failed: 401 {\"error\": {}}", Some(401)),
+            ("too many 500 error responses", Some(500)),
+            ("Failed to fetch API: 404", Some(404)),
+            ("ü: 404", Some(404)),
+            ("aü4", None),
+            // Not statuses: a duration, another protocol's reply code, a count.
+            ("timeout error 500ms", None),
+            ("550 Failed to open file: error 550", None),
         ] {
             assert_eq!(status_in_text(text), status, "{text}");
         }

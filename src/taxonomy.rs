@@ -302,6 +302,16 @@ impl Code {
             .and_then(|i| Code::from_grpc(i as i64))
     }
 
+    /// Whether `n` is an HTTP error status servers send: the registered 4xx
+    /// and 5xx (RFC 9110 §15, the IANA status code registry: 400–431, 451,
+    /// 500–511) and the common unregistered ones (nginx 499, Cloudflare
+    /// 520–527, Anthropic's 529, 598). Any other three-digit number in the
+    /// range is another protocol's reply code when a `code` field or a text
+    /// gives it: FTP's 530 and 550, SMTP's 550 to 554 (RFC 959, RFC 5321).
+    pub(crate) fn is_http_error_status(n: i64) -> bool {
+        matches!(n, 400..=431 | 451 | 499 | 500..=511 | 520..=527 | 529 | 598)
+    }
+
     /// The canonical code for an HTTP error status (4xx, 5xx and the common
     /// non-standard ones). `None` for anything else.
     pub fn from_http(status: u16) -> Option<Code> {

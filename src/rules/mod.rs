@@ -831,9 +831,11 @@ mod tests {
                         }
                         assert!(!keys.is_empty(), "{} at {}", table.tag, a.member);
                         for k in keys {
-                            // As a value: a class name's last segment, a
-                            // code's first word or two bytes are the key.
+                            // As a value: a class name's last segment (or
+                            // the whole name, for a dotted key), a code's
+                            // first word or two bytes are the key.
                             let value = match take {
+                                Take::Name if k.contains('.') => k.clone(),
                                 Take::Name => format!("com.example.{k}"),
                                 Take::FirstWord => format!("{k}: more words"),
                                 Take::Prefix2 => format!("{k}001"),
