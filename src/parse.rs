@@ -601,7 +601,17 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
             }
             reading
         }
-        None if !is_error && failure.is_none() => return Ok(None),
+        // A result without `isError` whose one block is a JSON object that
+        // says, by its own fields, that it failed: a server that forgot the
+        // flag (Notion's relays the API's error object as it came).
+        None if !is_error
+            && failure.is_none()
+            && !(r.get("isError").is_none()
+                && blocks.len() == 1
+                && json_block.is_some_and(says_it_failed)) =>
+        {
+            return Ok(None)
+        }
         None => match human
             .first()
             .and_then(|t| text_profile(t).or_else(|| mirror_alone(t)))
@@ -621,6 +631,34 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
         tool_failure(&mut reading, f, opts);
     }
     Ok(Some(reading.finish(opts)))
+}
+
+/// Whether an object says, by its own fields, that it is a failure: `ok` or
+/// `success` false, a `status` of "error" or "failed", an `object` that is
+/// "error", an HTTP error status beside a message or code, or an `error`
+/// (object or text) or non-empty `errors` list with no `data` or `result`.
+fn says_it_failed(m: &Map<'_>) -> bool {
+    let word = |key: &str, words: &[&str]| {
+        text(m, key).is_some_and(|v| words.iter().any(|w| v.eq_ignore_ascii_case(w)))
+    };
+    let has = |key: &str| !matches!(m.get(key), None | Some(Value::Null));
+    let status = m
+        .get("status")
+        .and_then(Value::as_u64)
+        .and_then(|n| i64::try_from(n).ok())
+        .is_some_and(Code::is_http_error_status);
+    let error = match m.get("error") {
+        Some(Value::Object(_)) => true,
+        Some(Value::String(e)) => !e.trim().is_empty(),
+        _ => false,
+    };
+    let errors = matches!(m.get("errors"), Some(Value::Array(e)) if !e.is_empty());
+    boolean(m, "ok") == Some(false)
+        || boolean(m, "success") == Some(false)
+        || word("status", &["error", "failed", "failure", "fail"])
+        || word("object", &["error"])
+        || (status && (has("message") || has("code")))
+        || ((error || errors) && !has("data") && !has("result"))
 }
 
 /// What the mirror text the canonical, mcp-tool-error and rpc-envelope

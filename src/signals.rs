@@ -866,6 +866,12 @@ pub(crate) fn read_node(
     let before_body = g.candidates.len();
     match body.as_deref() {
         Some(Value::Object(b)) => read_body(b, status, depth, &ev, opts, g),
+        None if botocore.is_none() => {
+            let text = node.field("body").or_else(|| {
+                response.and_then(|r| r.field("data").or_else(|| r.field("body")))
+            });
+            set_body_message(g, text.and_then(text_body));
+        }
         _ => {
             if let Some(b) = botocore {
                 read_body(b, status, depth, &ev, opts, g);
@@ -1752,7 +1758,8 @@ fn read_body(
         set_body_message(
             g,
             str_of(b, "message")
-                .or_else(|| str_of(b, "detail").filter(|_| !b.contains_key("title"))),
+                .or_else(|| str_of(b, "detail").filter(|_| !b.contains_key("title")))
+                .or_else(|| message_member(b)),
         );
     }
     if let Some(Value::Array(_)) = b.field("issues") {
@@ -1839,6 +1846,41 @@ fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<Stri
         out.push_str(&format!("; and {} more", parts.len() - SHOWN));
     }
     Some(out)
+}
+
+/// A body's message under another common name (`errorMessage`,
+/// `error_message`, `longMessage`, `msg`, `description`), compared without
+/// case, `_` or `-`.
+fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
+    const NAMES: [&str; 7] = [
+        "errormessage",
+        "longmessage",
+        "msg",
+        "errormsg",
+        "shortmessage",
+        "description",
+        "errordescription",
+    ];
+    NAMES.iter().find_map(|want| {
+        b.iter().find_map(|(k, v)| {
+            let key = k.bytes().filter(|c| *c != b'_' && *c != b'-');
+            let same = key.clone().count() == want.len()
+                && key.zip(want.bytes()).all(|(a, w)| a.to_ascii_lowercase() == w);
+            match v {
+                Value::String(s) if same => Some(&**s),
+                _ => None,
+            }
+        })
+    })
+}
+
+/// A body that is text, not JSON: its words are the upstream's message
+/// (an HTML page is not).
+fn text_body<'b>(v: &'b Value<'_>) -> Option<&'b str> {
+    let t = v.as_str()?.trim_fast();
+    (!t.is_empty() && !t.starts_with('<') && !t.starts_with('{') && !t.starts_with('[')
+        && t.len() <= 2048)
+        .then_some(t)
 }
 
 fn set_body_message(g: &mut Gathered, m: Option<&str>) {
