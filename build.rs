@@ -174,10 +174,10 @@ fn lexicon(codes: &[String]) -> String {
             assert!(
                 words.split(' ').all(|w| w == "_" || !w.contains('_'))
                     && (gaps == 0
-                    || (gaps == 1
-                        && !stem
-                        && !words.starts_with("_ ")
-                        && !words.ends_with(" _"))),
+                        || (gaps == 1
+                            && !stem
+                            && !words.starts_with("_ ")
+                            && !words.ends_with(" _"))),
                 "{path}: {phrase:?}: one `_` between words, and no `*`"
             );
             assert!(
@@ -185,12 +185,10 @@ fn lexicon(codes: &[String]) -> String {
                     && !words.starts_with(' ')
                     && !words.ends_with(' ')
                     && !words.contains("  ")
-                    && words
-                        .bytes()
-                        .all(|b| b.is_ascii_lowercase()
-                            || b.is_ascii_digit()
-                            || b == b' '
-                            || b == b'_'),
+                    && words.bytes().all(|b| b.is_ascii_lowercase()
+                        || b.is_ascii_digit()
+                        || b == b' '
+                        || b == b'_'),
                 "{path}: {phrase:?} is not lowercase words"
             );
             let pattern = if stem {
@@ -257,6 +255,192 @@ fn lexicon(codes: &[String]) -> String {
             out,
             "pub(crate) static LEXICON_{name}_WINDOWS: &[&str] = &[{}];",
             list.join(", ")
+        );
+    }
+    out
+}
+
+/// `rules/signals/*.json`: the lookup tables `src/signals.rs` reads (Node
+/// and libuv codes, errno, exception class names, AWS, provider, Kubernetes
+/// and Google codes, HTTP reason phrases), as the statics it names, in the
+/// files' row order. Every row has a source.
+fn signal_tables(codes: &[String]) -> String {
+    println!("cargo:rerun-if-changed=rules/signals");
+    let variant = |name: &str, file: &str| -> String {
+        assert!(
+            codes.iter().any(|c| c == name),
+            "{file}: unknown code {name}"
+        );
+        name.split('_')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next().map_or(String::new(), |f| {
+                    f.to_string() + &c.as_str().to_ascii_lowercase()
+                })
+            })
+            .collect()
+    };
+    let mut files: Vec<_> = std::fs::read_dir("rules/signals")
+        .expect("rules/signals/")
+        .map(|e| e.expect("rules/signals/ entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut out = String::new();
+    let mut seen = Vec::new();
+    for path in &files {
+        let file = path.display().to_string();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect(&file)).expect(&file);
+        let table = v["table"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{file}: table"));
+        seen.push(table.to_string());
+        let rows = v["rows"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: rows"));
+        let source_of = |r: &serde_json::Value| {
+            let s = r["source"].as_str().unwrap_or("");
+            assert!(s.len() > 10, "{file}: a row without a source: {r}");
+        };
+        let str_of = |r: &serde_json::Value, k: &str| -> String {
+            source_of(r);
+            let s = r[k]
+                .as_str()
+                .unwrap_or_else(|| panic!("{file}: {k} of {r}"));
+            format!("{s:?}")
+        };
+        let code_of = |r: &serde_json::Value| -> String {
+            let c = r["code"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{file}: code of {r}"));
+            format!("Code::{}", variant(c, &file))
+        };
+        let providers: Vec<&str> = v["providers"]
+            .as_array()
+            .map(|p| p.iter().filter_map(|x| x.as_str()).collect())
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "/// The providers whose knowledge `{table}` is (`{file}`).\n#[allow(dead_code)]\npub(crate) const {table}_PROVIDERS: &str = {:?};",
+            providers.join(" ")
+        );
+        let items: Vec<String> = match table {
+            "NAMES" | "DOTTED" => rows
+                .iter()
+                .map(|r| {
+                    let strength = r["strength"].as_str().unwrap_or("");
+                    assert!(
+                        [
+                            "NAME",
+                            "GENERIC",
+                            "VALIDATION",
+                            "WEAK",
+                            "SDK_STATUS",
+                            "WRAPPER"
+                        ]
+                        .contains(&strength),
+                        "{file}: strength {strength:?}"
+                    );
+                    format!("({}, {}, {strength})", str_of(r, "key"), code_of(r))
+                })
+                .collect(),
+            "TLS_CODES" | "TLS_MESSAGES" => rows.iter().map(|r| str_of(r, "key")).collect(),
+            "ERRNO" => rows
+                .iter()
+                .map(|r| {
+                    format!(
+                        "({}, {})",
+                        r["key"].as_i64().expect("errno"),
+                        str_of(r, "name")
+                    )
+                })
+                .collect(),
+            "REASONS" => rows
+                .iter()
+                .map(|r| {
+                    format!(
+                        "({}, {})",
+                        r["status"].as_u64().expect("status"),
+                        str_of(r, "phrase")
+                    )
+                })
+                .collect(),
+            _ => rows
+                .iter()
+                .map(|r| format!("({}, {})", str_of(r, "key"), code_of(r)))
+                .collect(),
+        };
+        let ty = match table {
+            "NAMES" | "DOTTED" => "&[(&str, Code, Strength)]".to_string(),
+            "TLS_CODES" => "&[&str]".to_string(),
+            "TLS_MESSAGES" => format!("[&str; {}]", rows.len()),
+            "ERRNO" => "&[(i64, &str)]".to_string(),
+            "REASONS" => "&[(u16, &str)]".to_string(),
+            _ => "&[(&str, Code)]".to_string(),
+        };
+        let kind = if table == "TLS_MESSAGES" {
+            "const"
+        } else {
+            "static"
+        };
+        let about = v["about"].as_str().unwrap_or("");
+        let _ = writeln!(
+            out,
+            "/// {about} (`{file}`)\n{kind} {table}: {ty} = {}[{}];",
+            if ty.starts_with('&') { "&" } else { "" },
+            items.join(", ")
+        );
+        // Rows marked as only restating a status, or as a catch-all.
+        let marked = |flag: &dyn Fn(&serde_json::Value) -> bool| -> Vec<String> {
+            rows.iter()
+                .filter(|r| flag(r))
+                .map(|r| str_of(r, "key"))
+                .collect()
+        };
+        match table {
+            "AWS" => {
+                let mut keys = marked(&|r| r["restates_status"].as_bool() == Some(true));
+                for r in v["restates_status_only"]
+                    .as_array()
+                    .expect("restates_status_only")
+                {
+                    keys.push(str_of(r, "key"));
+                }
+                let _ = writeln!(
+                    out,
+                    "/// AWS codes that only restate an HTTP status (`{file}`).\nstatic AWS_RESTATES_A_STATUS: &[&str] = &[{}];",
+                    keys.join(", ")
+                );
+            }
+            "PROVIDER_CODES" => {
+                let keys = marked(&|r| r["strength"].as_str() == Some("GENERIC"));
+                let _ = writeln!(
+                    out,
+                    "/// Provider catch-all types (`{file}`).\nstatic PROVIDER_CATCH_ALLS: &[&str] = &[{}];",
+                    keys.join(", ")
+                );
+            }
+            _ => {}
+        }
+    }
+    for want in [
+        "SYS_CODES",
+        "WEAK_CODES",
+        "TLS_CODES",
+        "TLS_MESSAGES",
+        "ERRNO",
+        "NAMES",
+        "DOTTED",
+        "AWS",
+        "PROVIDER_CODES",
+        "K8S",
+        "GOOGLE_REASONS",
+        "REASONS",
+    ] {
+        assert!(
+            seen.iter().any(|s| s == want),
+            "rules/signals: no {want} table"
         );
     }
     out
@@ -646,6 +830,8 @@ fn main() {
         families.join(", ")
     );
     code.push_str(&lexicon(&codes));
+    let dest_s = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("signal_tables.rs");
+    std::fs::write(dest_s, signal_tables(&codes)).expect("writing the signal tables");
     let credentials_code = credentials();
     let dest_c = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("credentials.rs");
     std::fs::write(dest_c, credentials_code).expect("writing the credential formats");

@@ -28,7 +28,7 @@ use crate::text::Literals;
 /// a failure come early, and a long page says nothing more.
 const MAX_TEXT: usize = 16 * 1024;
 /// How deep into a body the reader looks for texts.
-const MAX_DEPTH: usize = 6;
+const MAX_DEPTH: usize = 8;
 /// Where one text ends and the next begins: no phrase crosses it.
 const BREAK: char = '\u{1}';
 
@@ -291,6 +291,14 @@ fn gather(v: &Value<'_>, key: Option<&str>, depth: usize, out: &mut Words) {
                     gather(&inner, key, depth + 1, out);
                     return;
                 }
+            }
+            // An XML error document: its code and message, not its markup.
+            if let Some((code, message)) = crate::signals::xml_error(t) {
+                out.push(code, Some("code"));
+                if let Some(m) = message {
+                    out.push(&m, Some("message"));
+                }
+                return;
             }
             if key.is_none_or(is_text_key) {
                 out.push(s, key);

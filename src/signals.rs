@@ -56,452 +56,24 @@ const GENERIC: Strength = 10;
 
 use Code::*;
 
-/// Node.js / libuv / undici / axios / TLS error codes.
-static SYS_CODES: &[(&str, Code)] = &[
-    ("ECONNRESET", NetworkError),
-    ("ECONNREFUSED", NetworkError),
-    ("ECONNABORTED", Timeout),
-    ("EPIPE", NetworkError),
-    ("ENOTFOUND", NetworkError),
-    ("EAI_AGAIN", NetworkError),
-    ("EAI_FAIL", NetworkError),
-    ("EAI_NONAME", NetworkError),
-    ("EAI_NODATA", NetworkError),
-    ("EHOSTUNREACH", NetworkError),
-    ("EHOSTDOWN", NetworkError),
-    ("ENETUNREACH", NetworkError),
-    ("ENETDOWN", NetworkError),
-    ("ENETRESET", NetworkError),
-    ("EPROTO", NetworkError),
-    ("ETIMEDOUT", Timeout),
-    ("ESOCKETTIMEDOUT", Timeout),
-    ("ETIMEOUT", Timeout),
-    ("ERR_SOCKET_CONNECTION_TIMEOUT", Timeout),
-    ("ENOENT", NotFound),
-    ("EACCES", PermissionDenied),
-    ("EPERM", PermissionDenied),
-    ("EEXIST", AlreadyExists),
-    ("ENOTDIR", InvalidArgument),
-    ("EISDIR", InvalidArgument),
-    ("EINVAL", InvalidArgument),
-    ("ENAMETOOLONG", InvalidArgument),
-    ("ENOTEMPTY", FailedPrecondition),
-    ("EROFS", FailedPrecondition),
-    ("ENOSPC", QuotaExhausted),
-    ("EDQUOT", QuotaExhausted),
-    ("EMFILE", Unavailable),
-    ("ENFILE", Unavailable),
-    ("EBUSY", Unavailable),
-    ("EAGAIN", Unavailable),
-    ("EFBIG", PayloadTooLarge),
-    ("E2BIG", PayloadTooLarge),
-    ("ERR_INVALID_ARG_TYPE", InvalidArgument),
-    ("ERR_INVALID_ARG_VALUE", InvalidArgument),
-    ("ERR_INVALID_URL", InvalidArgument),
-    ("ERR_OUT_OF_RANGE", InvalidArgument),
-    ("ERR_MISSING_ARGS", InvalidArgument),
-    ("ERR_STREAM_PREMATURE_CLOSE", NetworkError),
-    ("ERR_HTTP2_STREAM_ERROR", NetworkError),
-    ("ERR_HTTP2_GOAWAY_SESSION", NetworkError),
-    ("ABORT_ERR", Cancelled),
-    // undici
-    ("UND_ERR_CONNECT_TIMEOUT", Timeout),
-    ("UND_ERR_HEADERS_TIMEOUT", Timeout),
-    ("UND_ERR_BODY_TIMEOUT", Timeout),
-    ("UND_ERR_SOCKET", NetworkError),
-    ("UND_ERR_CLOSED", NetworkError),
-    ("UND_ERR_DESTROYED", NetworkError),
-    ("UND_ERR_ABORTED", Timeout),
-    ("UND_ERR_INVALID_ARG", InvalidArgument),
-    ("UND_ERR_NOT_SUPPORTED", Unimplemented),
-    ("UND_ERR_RES_EXCEEDED_MAX_SIZE", PayloadTooLarge),
-    ("UND_ERR_REQ_CONTENT_LENGTH_MISMATCH", Internal),
-    ("UND_ERR_RES_CONTENT_LENGTH_MISMATCH", UpstreamError),
-    ("UND_ERR_BPL_MISSING_UPSTREAM", Unavailable),
-    ("UND_ERR_INFO", UpstreamError),
-    // axios
-    ("ERR_NETWORK", NetworkError),
-    ("ERR_CANCELED", Cancelled),
-    ("ERR_FR_TOO_MANY_REDIRECTS", UpstreamError),
-    ("ERR_BAD_OPTION", InvalidArgument),
-    ("ERR_BAD_OPTION_VALUE", InvalidArgument),
-    ("ERR_NOT_SUPPORT", Unimplemented),
-];
-
-/// Codes that only say "the response was bad": weaker than the status they carry.
-static WEAK_CODES: &[(&str, Code)] = &[
-    ("ERR_BAD_RESPONSE", UpstreamError),
-    ("ERR_BAD_REQUEST", InvalidArgument),
-    ("UND_ERR_RESPONSE_STATUS_CODE", UpstreamError),
-];
-
-/// TLS certificate failures: a network error that retrying will not fix.
-static TLS_CODES: &[&str] = &[
-    "CERT_HAS_EXPIRED",
-    "CERT_NOT_YET_VALID",
-    "CERT_REVOKED",
-    "CERT_UNTRUSTED",
-    "CERT_SIGNATURE_FAILURE",
-    "DEPTH_ZERO_SELF_SIGNED_CERT",
-    "SELF_SIGNED_CERT_IN_CHAIN",
-    "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-    "UNABLE_TO_GET_ISSUER_CERT",
-    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-    "ERR_TLS_CERT_ALTNAME_INVALID",
-    "HOSTNAME_MISMATCH",
-];
-
-/// TLS failures in message text. Every phrase contains `certificate` or
-/// `hostname`: `is_tls_message` checks for those first.
-const TLS_MESSAGES: [&str; 9] = [
-    "certificate_verify_failed",
-    "certificate verify failed",
-    "certificate has expired",
-    "self signed certificate",
-    "self-signed certificate",
-    "unable to verify the first certificate",
-    "unable to get local issuer certificate",
-    "does not match certificate",
-    "hostname mismatch",
-];
-
-/// Linux errno numbers (Python `OSError.errno`).
-static ERRNO: &[(i64, &str)] = &[
-    (1, "EPERM"),
-    (2, "ENOENT"),
-    (11, "EAGAIN"),
-    (13, "EACCES"),
-    (16, "EBUSY"),
-    (17, "EEXIST"),
-    (20, "ENOTDIR"),
-    (21, "EISDIR"),
-    (22, "EINVAL"),
-    (24, "EMFILE"),
-    (28, "ENOSPC"),
-    (30, "EROFS"),
-    (32, "EPIPE"),
-    (36, "ENAMETOOLONG"),
-    (39, "ENOTEMPTY"),
-    (101, "ENETUNREACH"),
-    (103, "ECONNABORTED"),
-    (104, "ECONNRESET"),
-    (110, "ETIMEDOUT"),
-    (111, "ECONNREFUSED"),
-    (113, "EHOSTUNREACH"),
-];
-
-/// Exception / error class names (JS, DOMException, Python builtins, requests,
-/// httpx, urllib3, aiohttp, botocore, google-api-core, OpenAI/Anthropic SDKs).
-/// Matched on the full dotted name, then on its last segment.
-static NAMES: &[(&str, Code, Strength)] = &[
-    ("TimeoutError", Timeout, NAME),
-    // A user abort; an abort whose reason is a timeout is a TIMEOUT (rules/runtimes.json).
-    ("AbortError", Cancelled, NAME),
-    ("CancelledError", Cancelled, NAME),
-    ("KeyboardInterrupt", Cancelled, NAME),
-    ("ConnectionError", NetworkError, NAME),
-    ("ConnectionRefusedError", NetworkError, NAME),
-    ("ConnectionResetError", NetworkError, NAME),
-    ("ConnectionAbortedError", NetworkError, NAME),
-    ("BrokenPipeError", NetworkError, NAME),
-    ("FileNotFoundError", NotFound, NAME),
-    ("FileExistsError", AlreadyExists, NAME),
-    ("PermissionError", PermissionDenied, NAME),
-    ("IsADirectoryError", InvalidArgument, NAME),
-    ("NotADirectoryError", InvalidArgument, NAME),
-    ("ValueError", InvalidArgument, NAME),
-    ("UnicodeDecodeError", InvalidArgument, NAME),
-    ("NotImplementedError", Unimplemented, NAME),
-    ("gaierror", NetworkError, NAME),
-    ("socket.timeout", Timeout, NAME),
-    ("SSLCertVerificationError", NetworkError, NAME),
-    ("SSLError", NetworkError, NAME),
-    // requests
-    ("ConnectTimeout", Timeout, NAME),
-    ("ReadTimeout", Timeout, NAME),
-    ("WriteTimeout", Timeout, NAME),
-    ("PoolTimeout", Timeout, NAME),
-    ("Timeout", Timeout, NAME),
-    ("TimeoutException", Timeout, NAME),
-    ("TooManyRedirects", UpstreamError, NAME),
-    ("InvalidURL", InvalidArgument, NAME),
-    ("MissingSchema", InvalidArgument, NAME),
-    ("InvalidSchema", InvalidArgument, NAME),
-    ("InvalidHeader", InvalidArgument, NAME),
-    ("URLRequired", InvalidArgument, NAME),
-    ("UnsupportedProtocol", InvalidArgument, NAME),
-    ("ChunkedEncodingError", NetworkError, NAME),
-    ("ContentDecodingError", UpstreamError, NAME),
-    ("DecodingError", UpstreamError, NAME),
-    ("JSONDecodeError", UpstreamError, NAME),
-    // httpx
-    ("ConnectError", NetworkError, NAME),
-    ("ReadError", NetworkError, NAME),
-    ("WriteError", NetworkError, NAME),
-    ("NetworkError", NetworkError, NAME),
-    ("CloseError", NetworkError, NAME),
-    ("RemoteProtocolError", NetworkError, NAME),
-    ("ProxyError", NetworkError, NAME),
-    ("LocalProtocolError", Internal, NAME),
-    // urllib3
-    ("ReadTimeoutError", Timeout, NAME),
-    ("ConnectTimeoutError", Timeout, NAME),
-    ("NewConnectionError", NetworkError, NAME),
-    ("NameResolutionError", NetworkError, NAME),
-    ("ProtocolError", NetworkError, NAME),
-    ("LocationParseError", InvalidArgument, NAME),
-    ("MaxRetryError", NetworkError, WRAPPER),
-    ("RetryError", Unavailable, WRAPPER),
-    // aiohttp
-    ("ClientConnectorError", NetworkError, NAME),
-    ("ClientConnectionError", NetworkError, NAME),
-    ("ServerDisconnectedError", NetworkError, NAME),
-    ("ClientOSError", NetworkError, NAME),
-    ("ClientPayloadError", NetworkError, NAME),
-    ("ServerTimeoutError", Timeout, NAME),
-    ("ConnectionTimeoutError", Timeout, NAME),
-    ("SocketTimeoutError", Timeout, NAME),
-    // botocore
-    ("EndpointConnectionError", NetworkError, NAME),
-    ("ConnectionClosedError", NetworkError, NAME),
-    ("NoCredentialsError", Unauthenticated, NAME),
-    ("PartialCredentialsError", Unauthenticated, NAME),
-    // OpenAI / Anthropic SDKs. These classes are picked from the HTTP status,
-    // so they say no more than it does and yield to it.
-    ("BadRequestError", InvalidArgument, SDK_STATUS),
-    ("AuthenticationError", Unauthenticated, SDK_STATUS),
-    ("PermissionDeniedError", PermissionDenied, SDK_STATUS),
-    ("NotFoundError", NotFound, SDK_STATUS),
-    ("ConflictError", Conflict, SDK_STATUS),
-    ("UnprocessableEntityError", InvalidArgument, SDK_STATUS),
-    ("RateLimitError", RateLimited, SDK_STATUS),
-    ("InternalServerError", UpstreamError, SDK_STATUS),
-    ("OverloadedError", Unavailable, NAME),
-    ("APIConnectionError", NetworkError, NAME),
-    ("APITimeoutError", Timeout, NAME),
-    // google-api-core
-    ("TooManyRequests", RateLimited, NAME),
-    ("ResourceExhausted", RateLimited, NAME),
-    ("ServiceUnavailable", Unavailable, NAME),
-    ("DeadlineExceeded", Timeout, NAME),
-    ("NotFound", NotFound, NAME),
-    ("Forbidden", PermissionDenied, NAME),
-    ("PermissionDenied", PermissionDenied, NAME),
-    ("Unauthenticated", Unauthenticated, NAME),
-    ("Unauthorized", Unauthenticated, NAME),
-    ("UnauthorizedError", Unauthenticated, NAME),
-    ("BadRequest", InvalidArgument, NAME),
-    ("InvalidArgument", InvalidArgument, NAME),
-    ("Conflict", Conflict, NAME),
-    ("Aborted", Conflict, NAME),
-    ("AlreadyExists", AlreadyExists, NAME),
-    ("FailedPrecondition", FailedPrecondition, NAME),
-    ("BadGateway", UpstreamError, NAME),
-    ("GatewayTimeout", Timeout, NAME),
-    ("MethodNotImplemented", Unimplemented, NAME),
-    // DOMException names
-    ("NotAllowedError", PermissionDenied, NAME),
-    ("SecurityError", PermissionDenied, NAME),
-    ("QuotaExceededError", QuotaExhausted, NAME),
-    ("InvalidStateError", FailedPrecondition, NAME),
-    ("NotSupportedError", Unimplemented, NAME),
-    // validation
-    ("ZodError", InvalidArgument, VALIDATION),
-    ("ValidationError", InvalidArgument, NAME),
-    // node-fetch
-    ("FetchError", NetworkError, WRAPPER),
-    // stripe-node / stripe-python
-    ("StripeConnectionError", NetworkError, NAME),
-    ("StripeAPIError", UpstreamError, SDK_STATUS),
-    ("StripeRateLimitError", RateLimited, NAME),
-    ("StripeAuthenticationError", Unauthenticated, NAME),
-    ("StripePermissionError", PermissionDenied, NAME),
-    ("StripeIdempotencyError", Conflict, NAME),
-    ("StripeInvalidRequestError", InvalidArgument, SDK_STATUS),
-    ("StripeCardError", FailedPrecondition, NAME),
-    ("CardError", FailedPrecondition, NAME),
-    // programming errors inside the tool
-    ("TypeError", Internal, GENERIC),
-    ("ReferenceError", Internal, GENERIC),
-    ("RangeError", Internal, GENERIC),
-    ("SyntaxError", Internal, GENERIC),
-    ("AttributeError", Internal, GENERIC),
-    ("KeyError", Internal, GENERIC),
-    ("IndexError", Internal, GENERIC),
-    ("NameError", Internal, GENERIC),
-    ("UnboundLocalError", Internal, GENERIC),
-    ("AssertionError", Internal, GENERIC),
-    ("ZeroDivisionError", Internal, GENERIC),
-    ("RecursionError", Internal, GENERIC),
-    ("RuntimeError", Internal, GENERIC),
-    ("ImportError", Internal, GENERIC),
-    ("ModuleNotFoundError", Internal, GENERIC),
-    ("MemoryError", Internal, GENERIC),
-    ("OverflowError", Internal, GENERIC),
-];
-
-/// Full dotted names whose last segment alone would mislead.
-static DOTTED: &[(&str, Code, Strength)] = &[
-    ("pydantic.ValidationError", InvalidArgument, VALIDATION),
-    ("pydantic_core.ValidationError", InvalidArgument, VALIDATION),
-    (
-        "pydantic_core._pydantic_core.ValidationError",
-        InvalidArgument,
-        VALIDATION,
-    ),
-    (
-        "jsonschema.exceptions.ValidationError",
-        InvalidArgument,
-        VALIDATION,
-    ),
-    ("requests.exceptions.ConnectionError", NetworkError, NAME),
-    ("requests.exceptions.HTTPError", UpstreamError, WEAK),
-    ("httpx.HTTPStatusError", UpstreamError, WEAK),
-    ("aiohttp.ClientResponseError", UpstreamError, WEAK),
-    (
-        "google.api_core.exceptions.InternalServerError",
-        UpstreamError,
-        NAME,
-    ),
-    ("asyncio.TimeoutError", Timeout, NAME),
-    ("asyncio.CancelledError", Cancelled, NAME),
-    ("concurrent.futures.TimeoutError", Timeout, NAME),
-    ("socket.timeout", Timeout, NAME),
-    ("socket.gaierror", NetworkError, NAME),
-];
-
-/// AWS error codes (`__type`, `Code`, `Error.Code`, SDK v3 `name`).
-static AWS: &[(&str, Code)] = &[
-    ("ThrottlingException", RateLimited),
-    ("Throttling", RateLimited),
-    ("ThrottledException", RateLimited),
-    ("TooManyRequestsException", RateLimited),
-    ("RequestLimitExceeded", RateLimited),
-    ("SlowDown", RateLimited),
-    ("ProvisionedThroughputExceededException", RateLimited),
-    ("RequestThrottled", RateLimited),
-    ("RequestThrottledException", RateLimited),
-    ("BandwidthLimitExceeded", RateLimited),
-    ("EC2ThrottledException", RateLimited),
-    ("PriorRequestNotComplete", RateLimited),
-    ("LimitExceededException", QuotaExhausted),
-    ("ServiceQuotaExceededException", QuotaExhausted),
-    ("AccessDenied", PermissionDenied),
-    ("AccessDeniedException", PermissionDenied),
-    ("UnauthorizedOperation", PermissionDenied),
-    ("UnrecognizedClientException", Unauthenticated),
-    ("InvalidClientTokenId", Unauthenticated),
-    ("ExpiredToken", Unauthenticated),
-    ("ExpiredTokenException", Unauthenticated),
-    ("InvalidSignatureException", Unauthenticated),
-    ("SignatureDoesNotMatch", Unauthenticated),
-    ("MissingAuthenticationToken", Unauthenticated),
-    ("InvalidAccessKeyId", Unauthenticated),
-    ("ResourceNotFoundException", NotFound),
-    ("NoSuchKey", NotFound),
-    ("NoSuchBucket", NotFound),
-    ("NotFoundException", NotFound),
-    ("ValidationException", InvalidArgument),
-    ("InvalidParameterValue", InvalidArgument),
-    ("InvalidParameterValueException", InvalidArgument),
-    ("InvalidParameterException", InvalidArgument),
-    ("SerializationException", InvalidArgument),
-    ("ConditionalCheckFailedException", FailedPrecondition),
-    ("PreconditionFailed", FailedPrecondition),
-    ("ResourceInUseException", Conflict),
-    ("ConflictException", Conflict),
-    ("TransactionConflictException", Conflict),
-    ("ResourceAlreadyExistsException", AlreadyExists),
-    ("AlreadyExistsException", AlreadyExists),
-    ("BucketAlreadyExists", AlreadyExists),
-    ("ServiceUnavailable", Unavailable),
-    ("ServiceUnavailableException", Unavailable),
-    ("InternalFailure", UpstreamError),
-    ("InternalServerError", UpstreamError),
-    ("InternalServerException", UpstreamError),
-    ("RequestTimeout", Timeout),
-    ("RequestTimeoutException", Timeout),
-    ("EntityTooLarge", PayloadTooLarge),
-];
-
-/// Provider error `type` / `code` strings (OpenAI, Anthropic, Stripe). They agree where they overlap.
-static PROVIDER_CODES: &[(&str, Code)] = &[
-    ("rate_limit_error", RateLimited),
-    ("rate_limit_exceeded", RateLimited),
-    ("rate_limit", RateLimited),
-    ("insufficient_quota", QuotaExhausted),
-    ("billing_error", QuotaExhausted),
-    ("overloaded_error", Unavailable),
-    ("authentication_error", Unauthenticated),
-    ("invalid_api_key", Unauthenticated),
-    ("permission_error", PermissionDenied),
-    ("not_found_error", NotFound),
-    ("resource_missing", NotFound),
-    ("model_not_found", NotFound),
-    ("invalid_request_error", InvalidArgument),
-    ("context_length_exceeded", PayloadTooLarge),
-    ("request_too_large", PayloadTooLarge),
-    ("api_error", UpstreamError),
-    ("server_error", UpstreamError),
-    ("timeout_error", Timeout),
-    ("idempotency_error", Conflict),
-    ("lock_timeout", Conflict),
-    ("card_error", FailedPrecondition),
-    ("card_declined", FailedPrecondition),
-];
+// The lookup tables, from `rules/signals/*.json` (build.rs): `SYS_CODES`,
+// `WEAK_CODES`, `TLS_CODES`, `TLS_MESSAGES`, `ERRNO`, `NAMES`, `DOTTED`,
+// `AWS`, `PROVIDER_CODES`, `K8S`, `GOOGLE_REASONS`, `REASONS`, with each
+// table's providers (`AWS_PROVIDERS`, …) for the leave-one-provider-out
+// evaluation.
+include!(concat!(env!("OUT_DIR"), "/signal_tables.rs"));
 
 /// A provider's catch-all error type (Anthropic's `api_error`, "an unexpected
 /// error internal to Anthropic's systems"; OpenAI's `server_error`) says no
 /// more than a 5xx: a generic signal, which the status and the words refine.
 /// Every other provider code is specific.
 fn provider_strength(code: &str, specific: Strength) -> Strength {
-    match code {
-        "api_error" | "server_error" => GENERIC,
-        _ => specific,
+    if PROVIDER_CATCH_ALLS.contains(&code) {
+        GENERIC
+    } else {
+        specific
     }
 }
-
-/// Kubernetes `Status.reason`.
-static K8S: &[(&str, Code)] = &[
-    ("NotFound", NotFound),
-    ("AlreadyExists", AlreadyExists),
-    ("Conflict", Conflict),
-    ("Forbidden", PermissionDenied),
-    ("Unauthorized", Unauthenticated),
-    ("Invalid", InvalidArgument),
-    ("BadRequest", InvalidArgument),
-    ("Gone", Gone),
-    ("Expired", Gone),
-    ("TooManyRequests", RateLimited),
-    ("ServiceUnavailable", Unavailable),
-    ("Timeout", Timeout),
-    ("ServerTimeout", Timeout),
-    ("InternalError", UpstreamError),
-    ("MethodNotAllowed", InvalidArgument),
-    ("NotAcceptable", InvalidArgument),
-    ("RequestEntityTooLarge", PayloadTooLarge),
-    ("UnsupportedMediaType", InvalidArgument),
-];
-
-/// Google legacy `error.errors[].reason` and `ErrorInfo.reason`.
-static GOOGLE_REASONS: &[(&str, Code)] = &[
-    ("rateLimitExceeded", RateLimited),
-    ("userRateLimitExceeded", RateLimited),
-    ("RATE_LIMIT_EXCEEDED", RateLimited),
-    ("quotaExceeded", QuotaExhausted),
-    ("dailyLimitExceeded", QuotaExhausted),
-    ("RESOURCE_QUOTA_EXCEEDED", QuotaExhausted),
-    ("insufficientPermissions", PermissionDenied),
-    ("forbidden", PermissionDenied),
-    ("IAM_PERMISSION_DENIED", PermissionDenied),
-    ("authError", Unauthenticated),
-    ("API_KEY_INVALID", Unauthenticated),
-    ("ACCESS_TOKEN_EXPIRED", Unauthenticated),
-    ("notFound", NotFound),
-    ("backendError", Unavailable),
-    ("SERVICE_DISABLED", FailedPrecondition),
-    ("API_KEY_SERVICE_BLOCKED", PermissionDenied),
-];
 
 fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
     table.iter().find(|(k, _)| same(k, key)).map(|(_, v)| *v)
@@ -528,7 +100,7 @@ impl<T: Copy, const M: usize> Keyed<T, M> {
 
 /// A table and its index, the index built from the table at compile time.
 macro_rules! keyed {
-    ($rows:expr, $slots:literal, $providers:literal) => {
+    ($rows:expr, $slots:literal, $providers:expr) => {
         Keyed {
             rows: $rows,
             slots: key_index!($rows, $slots),
@@ -537,7 +109,7 @@ macro_rules! keyed {
     };
 }
 
-static SYS_KEYED: Keyed<Code, 128> = keyed!(SYS_CODES, 128, "");
+static SYS_KEYED: Keyed<Code, 128> = keyed!(SYS_CODES, 128, SYS_CODES_PROVIDERS);
 
 /// The system codes of a host name that does not resolve (libuv's
 /// `ENOTFOUND` for getaddrinfo's `EAI_NONAME` and `EAI_NODATA`: Node's
@@ -562,9 +134,9 @@ fn push_sys(
     g.push(code, strength, depth, evidence);
 }
 
-static AWS_KEYED: Keyed<Code, 128> = keyed!(AWS, 128, "aws");
-static PROVIDER_KEYED: Keyed<Code, 32> = keyed!(PROVIDER_CODES, 32, "openai anthropic stripe");
-static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32, "google gcp gemini");
+static AWS_KEYED: Keyed<Code, 128> = keyed!(AWS, 128, AWS_PROVIDERS);
+static PROVIDER_KEYED: Keyed<Code, 32> = keyed!(PROVIDER_CODES, 32, PROVIDER_CODES_PROVIDERS);
+static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32, GOOGLE_REASONS_PROVIDERS);
 static NAMES_INDEX: [u8; 256] = key_index!(NAMES, 256);
 static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
 
@@ -573,16 +145,7 @@ static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
 /// status, and the error's words may refine it; any other is the service's
 /// own code.
 fn aws_strength(code: &str) -> Strength {
-    const RESTATES_A_STATUS: &[&str] = &[
-        "BadRequest",
-        "BadRequestException",
-        "InternalServerError",
-        "InternalServerException",
-        "InternalFailure",
-        "ServiceException",
-        "ServiceFailure",
-    ];
-    if RESTATES_A_STATUS.contains(&code) {
+    if AWS_RESTATES_A_STATUS.contains(&code) {
         HTTP
     } else {
         PROVIDER
@@ -867,10 +430,19 @@ pub(crate) fn read_node(
     match body.as_deref() {
         Some(Value::Object(b)) => read_body(b, status, depth, &ev, opts, g),
         None if botocore.is_none() => {
-            let text = node.field("body").or_else(|| {
-                response.and_then(|r| r.field("data").or_else(|| r.field("body")))
-            });
-            set_body_message(g, text.and_then(text_body));
+            let text = node
+                .field("body")
+                .or_else(|| response.and_then(|r| r.field("data").or_else(|| r.field("body"))));
+            match text.and_then(Value::as_str).and_then(xml_error) {
+                // An XML error document, read as AWS's `{"Error": {"Code", "Message"}}`.
+                Some((code, message)) => {
+                    if let Some(c) = AWS_KEYED.get(code) {
+                        g.push(c, aws_strength(code), depth, ev(format_args!("aws {code}")));
+                    }
+                    set_body_message(g, message.as_deref());
+                }
+                None => set_body_message(g, text.and_then(text_body)),
+            }
         }
         _ => {
             if let Some(b) = botocore {
@@ -1165,7 +737,10 @@ fn read_code(
             } else if let Some(c) = lookup(WEAK_CODES, s) {
                 g.push(c, WEAK, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = Code::from_grpc_name(s) {
-                g.push(c, RPC_CODE, depth, ev(format_args!("grpc {s}")));
+                // gRPC's UNKNOWN (Firebase's `unknown`) says nothing more than
+                // that it failed: the words decide.
+                let strength = if c == Unknown { GENERIC } else { RPC_CODE };
+                g.push(c, strength, depth, ev(format_args!("grpc {s}")));
             } else if let Some(c) = AWS_KEYED.get(s) {
                 g.push(c, aws_strength(s), depth, ev(format_args!("aws {s}")));
             } else if let Some(c) = PROVIDER_KEYED.get(s) {
@@ -1323,7 +898,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<64> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -1389,6 +964,8 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroup
     (", got ", 10),
     ("failed: ", 10),
     ("too many ", 10),
+    ("the code: ", 10),
+    ("with code ", 10),
 ]);
 
 /// `m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))`, by bytes:
@@ -1641,9 +1218,7 @@ fn read_body(
     // Kubernetes Status.
     if str_of(b, "kind") == Some("Status") {
         if let Some(reason) = str_of(b, "reason") {
-            if let Some(c) =
-                lookup(K8S, reason).filter(|_| !crate::leave_out::off("kubernetes k8s"))
-            {
+            if let Some(c) = lookup(K8S, reason).filter(|_| !crate::leave_out::off(K8S_PROVIDERS)) {
                 g.push(
                     c,
                     BODY_REASON,
@@ -1865,7 +1440,9 @@ fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
         b.iter().find_map(|(k, v)| {
             let key = k.bytes().filter(|c| *c != b'_' && *c != b'-');
             let same = key.clone().count() == want.len()
-                && key.zip(want.bytes()).all(|(a, w)| a.to_ascii_lowercase() == w);
+                && key
+                    .zip(want.bytes())
+                    .all(|(a, w)| a.to_ascii_lowercase() == w);
             match v {
                 Value::String(s) if same => Some(&**s),
                 _ => None,
@@ -1874,11 +1451,56 @@ fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
     })
 }
 
+/// The code and message of an XML error document, as AWS's query and REST
+/// protocols (`<ErrorResponse><Error><Code>…</Code><Message>…`, S3's
+/// `<Error>`, EC2's `<Errors>`), Azure Storage and Google Cloud Storage's XML
+/// API send it: the first `<Code>` and `<Message>` elements' text.
+pub(crate) fn xml_error(t: &str) -> Option<(&str, Option<String>)> {
+    let t = t.trim_fast();
+    if !t.starts_with('<') {
+        return None;
+    }
+    let element = |open: &str, close: &str| {
+        let from = crate::text::find(t, open)? + open.len();
+        let len = crate::text::find(&t[from..], close)?;
+        let text = t[from..from + len].trim_fast();
+        (!text.is_empty() && !text.contains('<')).then_some(text)
+    };
+    let code = element("<Code>", "</Code>")?;
+    let message = element("<Message>", "</Message>").map(|m| {
+        // The five entities XML predefines.
+        let mut out = String::with_capacity(m.len());
+        let mut rest = m;
+        while let Some(at) = rest.find('&') {
+            out.push_str(&rest[..at]);
+            rest = &rest[at..];
+            let (c, len) = [
+                ("&amp;", '&'),
+                ("&lt;", '<'),
+                ("&gt;", '>'),
+                ("&quot;", '"'),
+                ("&apos;", '\''),
+            ]
+            .iter()
+            .find(|(e, _)| rest.starts_with(e))
+            .map_or(('&', 1), |(e, c)| (*c, e.len()));
+            out.push(c);
+            rest = &rest[len..];
+        }
+        out.push_str(rest);
+        out
+    });
+    Some((code, message))
+}
+
 /// A body that is text, not JSON: its words are the upstream's message
 /// (an HTML page is not).
 fn text_body<'b>(v: &'b Value<'_>) -> Option<&'b str> {
     let t = v.as_str()?.trim_fast();
-    (!t.is_empty() && !t.starts_with('<') && !t.starts_with('{') && !t.starts_with('[')
+    (!t.is_empty()
+        && !t.starts_with('<')
+        && !t.starts_with('{')
+        && !t.starts_with('[')
         && t.len() <= 2048)
         .then_some(t)
 }
@@ -2150,33 +1772,6 @@ fn read_rules(
     }
 }
 
-/// The standard reason phrase of an HTTP error status, as clients print it.
-static REASONS: &[(u16, &str)] = &[
-    (400, "bad request"),
-    (401, "unauthorized"),
-    (402, "payment required"),
-    (403, "forbidden"),
-    (404, "not found"),
-    (405, "method not allowed"),
-    (406, "not acceptable"),
-    (408, "request timeout"),
-    (409, "conflict"),
-    (410, "gone"),
-    (413, "payload too large"),
-    (413, "request entity too large"),
-    (413, "content too large"),
-    (415, "unsupported media type"),
-    (422, "unprocessable entity"),
-    (422, "unprocessable content"),
-    (423, "locked"),
-    (429, "too many requests"),
-    (500, "internal server error"),
-    (501, "not implemented"),
-    (502, "bad gateway"),
-    (503, "service unavailable"),
-    (504, "gateway timeout"),
-];
-
 /// Phrases an HTTP client puts right before the status it got: axios
 /// "Request failed with status code 429", Go "unexpected status code: 503",
 /// got "Response code 429 (Too Many Requests)", httpx "Client error '404 Not
@@ -2212,6 +1807,9 @@ static STATUS_LEADS: &[&str] = &[
     "failed: ",
     // urllib3's ResponseError: "too many 500 error responses"
     "too many ",
+    // "The Intercom API request failed with the code: 401", "failed with code 404"
+    "the code: ",
+    "with code ",
 ];
 
 /// The HTTP status an exception's text states (4xx and 5xx only): after one
@@ -2557,7 +2155,11 @@ mod tests {
     fn every_status_lead_passes_the_message_scan() {
         for lead in STATUS_LEADS {
             let text = format!("x {lead}503");
-            assert_ne!(MESSAGE_PHRASES.scan(text.as_bytes()) & STATUS_LEAD, 0, "{lead}");
+            assert_ne!(
+                MESSAGE_PHRASES.scan(text.as_bytes()) & STATUS_LEAD,
+                0,
+                "{lead}"
+            );
         }
     }
 
@@ -2589,10 +2191,18 @@ mod tests {
             ("error 1404 Not Found", None),
             ("SonarQube answered with Error 503 on https://x", Some(503)),
             ("BrowserStack returned 404 while preparing", Some(404)),
-            ("failed to get 200 response from `https://x`, got 502", Some(502)),
+            (
+                "failed to get 200 response from `https://x`, got 502",
+                Some(502),
+            ),
             ("API request failed: 401 {\"error\": {}}", Some(401)),
             ("too many 500 error responses", Some(500)),
             ("Failed to fetch API: 404", Some(404)),
+            (
+                "The API request failed with the code: 401, after 3 attempts.",
+                Some(401),
+            ),
+            ("Subject 'x' not found; error code: 40401", None),
             ("ü: 404", Some(404)),
             ("aü4", None),
             // Not statuses: a duration, another protocol's reply code, a count.

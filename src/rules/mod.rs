@@ -741,6 +741,9 @@ mod tests {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
+            if path.is_dir() {
+                continue;
+            }
             let v: serde_json::Value =
                 serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             assert!(
@@ -748,6 +751,22 @@ mod tests {
                 "{path:?}"
             );
         }
+        // The lookup tables (rules/signals/): a source on every row.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/signals");
+        let mut rows = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            for row in v["rows"].as_array().unwrap() {
+                assert!(
+                    row["source"].as_str().is_some_and(|s| s.len() > 10),
+                    "{path:?}: {row}"
+                );
+                rows += 1;
+            }
+        }
+        assert!(rows > 350, "{rows}");
     }
 
     #[test]

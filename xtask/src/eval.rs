@@ -233,6 +233,12 @@ struct Figures {
     providers: usize,
     /// Per code: (predicted and right, predicted, expected and right, expected).
     per_code: BTreeMap<&'static str, [usize; 4]>,
+    /// The sealed part's misses by kind, in aggregate only: [no code
+    /// (UNKNOWN or none) where one was expected, a wrong code given, the
+    /// retry verdict only, the delay only, the message only].
+    sealed_misses: [usize; 5],
+    /// The sealed part's answers per code: (right, answered).
+    sealed_answers: BTreeMap<&'static str, [usize; 2]>,
     /// Open-corpus misses (printed with --misses).
     misses: Vec<String>,
     lopo_misses: Vec<String>,
@@ -270,7 +276,28 @@ fn run_kind(kind: Kind, open: &[Case], sealed: &[Case]) -> Figures {
         }
     }
     for c in sealed {
-        f.sealed.add(score(c, &answer(kind, c)).right());
+        let a = answer(kind, c);
+        let s = score(c, &a);
+        f.sealed.add(s.right());
+        if !a.none && a.code != Code::Unknown {
+            let p = f.sealed_answers.entry(a.code.name()).or_default();
+            p[0] += usize::from(s.code);
+            p[1] += 1;
+        }
+        if !s.right() {
+            let kind = if !s.code && (a.none || a.code == Code::Unknown) {
+                0
+            } else if !s.code {
+                1
+            } else if !s.retry {
+                2
+            } else if !s.delay {
+                3
+            } else {
+                4
+            };
+            f.sealed_misses[kind] += 1;
+        }
     }
     f
 }
@@ -389,6 +416,17 @@ fn print_kind(name: &str, f: &Figures) {
         f.lopo.pct(),
         f.sealed.text(),
         f.sealed.pct()
+    );
+    let [none, wrong, retry, delay, message] = f.sealed_misses;
+    let given: Vec<String> = f
+        .sealed_answers
+        .iter()
+        .filter(|(_, [r, n])| r < n)
+        .map(|(code, [r, n])| format!("{code} {r}/{n}"))
+        .collect();
+    println!(
+        "{name}: sealed misses (aggregate): {none} no code, {wrong} a wrong code, {retry} the retry verdict, {delay} the delay, {message} the message; codes given and right where not all were: {}",
+        if given.is_empty() { "none".to_string() } else { given.join(", ") }
     );
     println!("{name}: per code (precision = right / answered, recall = right / expected):");
     for (code, [pr, pn, rr, rn]) in &f.per_code {

@@ -184,10 +184,12 @@ fn componentize(features: &[&str], variant: Option<&str>) -> Result<Vec<u8>> {
     Ok(component)
 }
 
-/// The core module after Binaryen's `wasm-opt -O3` (the `binaryen` package
-/// pinned in `npm/package.json`, a WebAssembly build run by Node): 9 % smaller
-/// than what rustc emitted at `opt-level = "s"`, for about 1 % more
-/// instructions per call (`-Oz`: the same size, 4 % more; BENCHMARKS.md).
+/// The core module after Binaryen's `wasm-opt -O3 --converge` (the
+/// `binaryen` package pinned in `npm/package.json`, a WebAssembly build run by
+/// Node): 9 % smaller than what rustc emitted at `opt-level = "s"`, for about
+/// 1 % more instructions per call (`-Oz`: the same size, 4 % more;
+/// BENCHMARKS.md); `--converge` repeats the passes until the module stops
+/// shrinking (a few hundred bytes, 2026-11-27).
 /// Only the WebAssembly features rustc's default wasm32 target already uses
 /// are enabled, so the output runs wherever the input did. Custom sections
 /// (the component type wit-component reads) are kept.
@@ -199,6 +201,7 @@ fn optimize(module_path: &Path) -> Result<Vec<u8>> {
         .arg(module_path)
         .args([
             "-O3",
+            "--converge",
             "--enable-bulk-memory",
             "--enable-bulk-memory-opt",
             "--enable-sign-ext",
