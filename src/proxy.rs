@@ -28,7 +28,10 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 enum Pending {
     Initialize,
     ListTools,
-    Call(String),
+    /// A call of the named tool, with the revision its request carried in
+    /// `_meta` (2026-07-28 requests carry theirs: no `initialize` precedes
+    /// them).
+    Call(String, Option<SpecRevision>),
 }
 
 /// What a tool declared in `tools/list`.
@@ -107,11 +110,18 @@ impl Relay {
         let pending = match method {
             "initialize" => Some(Pending::Initialize),
             "tools/list" => Some(Pending::ListTools),
-            "tools/call" => m
-                .get("params")
-                .and_then(|p| p.get("name"))
-                .and_then(Value::as_str)
-                .map(|n| Pending::Call(n.to_string())),
+            "tools/call" => {
+                let params = m.get("params");
+                let spec = params
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|meta| meta.get("io.modelcontextprotocol/protocolVersion"))
+                    .and_then(Value::as_str)
+                    .and_then(|v| SpecRevision::from_name(v).ok());
+                params
+                    .and_then(|p| p.get("name"))
+                    .and_then(Value::as_str)
+                    .map(|n| Pending::Call(n.to_string(), spec))
+            }
             _ => None,
         };
         if let Some(p) = pending {
@@ -151,7 +161,7 @@ impl Relay {
                 self.learn_tools(&m);
                 Forward::unchanged(line)
             }
-            Pending::Call(tool) => {
+            Pending::Call(tool, spec) => {
                 let failed = match (m.get("result"), m.get("error")) {
                     (Some(r), _) => r.get("isError") == Some(&Value::Bool(true)),
                     (None, Some(e)) => !e
@@ -163,7 +173,7 @@ impl Relay {
                 if !failed {
                     return Forward::unchanged(line);
                 }
-                self.rewrite(line, id, &tool, stamp())
+                self.rewrite(line, id, &tool, spec, stamp())
                     .unwrap_or_else(|| Forward::unchanged(line))
             }
         }
@@ -203,7 +213,14 @@ impl Relay {
     }
 
     /// The failed call's answer, read and written again as a tool result.
-    fn rewrite(&self, line: &str, id: &Value, tool: &str, stamp: Stamp) -> Option<Forward> {
+    fn rewrite(
+        &self,
+        line: &str,
+        id: &Value,
+        tool: &str,
+        spec: Option<SpecRevision>,
+        stamp: Stamp,
+    ) -> Option<Forward> {
         let opts = crate::ClassifyOptions {
             now_ms: stamp.now.as_deref().and_then(crate::time::parse_rfc3339),
             limits: self.options.limits,
@@ -222,7 +239,7 @@ impl Relay {
         if stamp.error_id.is_some() {
             options.error_id = stamp.error_id;
         }
-        if let Some(spec) = self.spec {
+        if let Some(spec) = spec.or(self.spec) {
             options.spec = spec;
         }
         if let Some(schema) = self.tools.get(tool).and_then(|t| t.output_schema.clone()) {
@@ -340,6 +357,24 @@ mod tests {
         let v: Value = serde_json::from_str(&r.from_server(failed, stamp).line).unwrap();
         assert!(v["result"].get("structuredContent").is_none(), "{v}");
         assert_eq!(v["result"]["resultType"], "complete");
+    }
+
+    #[test]
+    fn a_2026_request_without_initialize_gets_its_own_revision() {
+        // The 2026-07-28 era has no `initialize`: each request names its
+        // revision in `_meta`, and a result must carry `resultType` (the
+        // Python SDK's client rejects one without it).
+        let mut r = relay();
+        r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
+        r.from_client(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"now","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
+        let failed = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Invalid timezone: Mars/Olympus"}],"isError":true,"resultType":"complete"}}"#;
+        let v: Value = serde_json::from_str(&r.from_server(failed, stamp).line).unwrap();
+        assert_eq!(v["result"]["resultType"], "complete", "{v}");
+        // A request without the envelope, as before: no resultType.
+        r.from_client(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"now"}}"#);
+        let failed = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Invalid timezone: Mars/Olympus"}],"isError":true}}"#;
+        let v: Value = serde_json::from_str(&r.from_server(failed, stamp).line).unwrap();
+        assert!(v["result"].get("resultType").is_none(), "{v}");
     }
 
     #[test]
