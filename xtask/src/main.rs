@@ -396,6 +396,45 @@ fn python_env() -> Result<PathBuf> {
     Ok(python)
 }
 
+/// A second virtualenv, target/py-servers-venv, for the MCP servers from PyPI that the proxy is
+/// tested in front of (bindings/python/servers-requirements.txt, every package pinned): apart
+/// from target/py-venv, whose `mcp` is pinned for the package's own tests. Made anew when that
+/// file changes.
+fn python_servers_env() -> Result<PathBuf> {
+    let venv = root().join("target").join("py-servers-venv");
+    let python = venv.join("bin").join("python");
+    let requirements = python_package_dir().join("servers-requirements.txt");
+    let wanted = std::fs::read(&requirements)
+        .map_err(|e| format!("reading {}: {e}", requirements.display()))?;
+    let marker = venv.join(".mcp-errors-installed");
+    if python.exists() && std::fs::read(&marker).ok().as_deref() == Some(&wanted[..]) {
+        return Ok(python);
+    }
+    step(
+        "installing the MCP servers the proxy is tested in front of (pip, target/py-servers-venv)",
+    );
+    if venv.exists() {
+        std::fs::remove_dir_all(&venv)?;
+    }
+    run(Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .current_dir(root()))?;
+    run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(&requirements)
+        .current_dir(root()))?;
+    std::fs::write(&marker, &wanted)?;
+    Ok(python)
+}
+
 fn test() -> Result<()> {
     let wasm = build()?;
     step("component size (under 400 000 bytes)");
@@ -493,10 +532,12 @@ fn test() -> Result<()> {
         .arg(&runtimes)
         .current_dir(root()))?;
     let python = python_env()?;
-    step("Python tests: vectors, conversions, MCP SDK end to end, CLI parity, threads, traps");
+    let servers_python = python_servers_env()?;
+    step("Python tests: vectors, conversions, MCP SDK end to end, CLI parity, threads, traps, the proxy in front of PyPI's servers");
     run(Command::new(&python)
         .args(["-m", "pytest", "-q", "bindings/python/tests"])
         .env("MCP_ERRORS_TRAP_WASM", &trap)
+        .env("MCP_ERRORS_SERVERS_PYTHON", &servers_python)
         .env(
             "MCP_ERRORS_CLI",
             root().join("target").join("debug").join("mcp-errors"),
