@@ -219,14 +219,23 @@ fn lexicon(codes: &[String]) -> String {
         .map(|n| format!("{:?}", n.as_str().expect("negator")))
         .collect();
     let mut out = String::new();
-    let rows: Vec<String> = phrases
+    // One text of patterns (a line each) and one list of (code, weight,
+    // retry) triples: a table of string slices would cost the component a
+    // pointer and a length per phrase (src/lexicon.rs joins them once).
+    let text: Vec<&str> = phrases.iter().map(|(p, ..)| p.as_str()).collect();
+    let meta: Vec<String> = phrases
         .iter()
-        .map(|(p, c, w, r)| format!("({p:?}, {c}, {w}, {r})"))
+        .map(|(_, c, w, r)| format!("({c}, {w}, {r})"))
         .collect();
     let _ = writeln!(
         out,
-        "pub(crate) static LEXICON: &[(&str, u8, u8, i8)] = &[{}];",
-        rows.join(", ")
+        "pub(crate) static LEXICON_PATTERNS: &str = {:?};",
+        text.join("\n")
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) static LEXICON_ROWS: &[(u8, u8, i8)] = &[{}];",
+        meta.join(", ")
     );
     let refine: Vec<String> = refine.iter().map(|r| format!("&{r:?}")).collect();
     let _ = writeln!(

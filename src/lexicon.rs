@@ -18,8 +18,8 @@ use std::sync::OnceLock;
 
 use crate::input::{Map, Value};
 use crate::rules::{
-    LEXICON, LEXICON_LONG_WINDOWS, LEXICON_MIN_WEIGHT, LEXICON_NEGATORS, LEXICON_REFINE,
-    LEXICON_SHORT_WINDOWS,
+    LEXICON_LONG_WINDOWS, LEXICON_MIN_WEIGHT, LEXICON_NEGATORS, LEXICON_PATTERNS, LEXICON_REFINE,
+    LEXICON_ROWS, LEXICON_SHORT_WINDOWS,
 };
 use crate::taxonomy::{Code, TABLE};
 use crate::text::Literals;
@@ -77,9 +77,22 @@ fn index(code: Code) -> Option<usize> {
     TABLE.iter().position(|i| i.code == code)
 }
 
+/// The lexicon's rows: (pattern, code index, weight, retry verdict: 0 no,
+/// 1 yes, −1 none), joined once from build.rs's text and list.
+fn rows() -> &'static [(&'static str, u8, u8, i8)] {
+    static ROWS: OnceLock<Vec<(&'static str, u8, u8, i8)>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        LEXICON_PATTERNS
+            .split('\n')
+            .zip(LEXICON_ROWS)
+            .map(|(p, &(c, w, r))| (p, c, w, r))
+            .collect()
+    })
+}
+
 fn phrases() -> &'static Literals {
     static SET: OnceLock<Literals> = OnceLock::new();
-    SET.get_or_init(|| Literals::new(LEXICON.iter().map(|r| r.0)))
+    SET.get_or_init(|| Literals::new(rows().iter().map(|r| r.0)))
 }
 
 /// The lexicon's gapped phrases (`no _ found`): each row's head (` no`) and
@@ -87,7 +100,7 @@ fn phrases() -> &'static Literals {
 fn gapped() -> &'static [(usize, &'static str, &'static str)] {
     static SET: OnceLock<Vec<(usize, &'static str, &'static str)>> = OnceLock::new();
     SET.get_or_init(|| {
-        LEXICON
+        rows()
             .iter()
             .enumerate()
             .filter_map(|(row, r)| r.0.split_once(" _ ").map(|(h, t)| (row, h, t)))
@@ -426,18 +439,19 @@ fn read_text(words: &str, ids_end: usize) -> Option<Verdict> {
     });
     let mut scores = vec![0u32; TABLE.len()];
     // Each phrase counts once, however often it appears.
-    let mut seen = vec![false; LEXICON.len()];
+    let rows = rows();
+    let mut seen = vec![false; rows.len()];
     let mut best: Vec<Option<usize>> = vec![None; TABLE.len()];
     for &(start, _, row) in &hits {
         if std::mem::replace(&mut seen[row], true) {
             continue;
         }
-        let (_, code, weight, _) = LEXICON[row];
+        let (_, code, weight, _) = rows[row];
         let c = usize::from(code);
         // A supporting word (weight 1) never decides alone, not even in an identifier.
         let factor = if start < ids_end && weight > 1 { 2 } else { 1 };
         scores[c] += u32::from(weight) * factor;
-        if best[c].is_none_or(|b| LEXICON[b].2 < weight) {
+        if best[c].is_none_or(|b| rows[b].2 < weight) {
             best[c] = Some(row);
         }
     }
@@ -453,7 +467,7 @@ fn read_text(words: &str, ids_end: usize) -> Option<Verdict> {
         .max()
         .unwrap_or(0);
     let row = best[top]?;
-    let (pattern, _, _, retry) = LEXICON[row];
+    let (pattern, _, _, retry) = rows[row];
     Some(Verdict {
         code: TABLE[top].code,
         weight,

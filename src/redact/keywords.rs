@@ -315,7 +315,20 @@ fn looks_like_a_name(v: &str) -> bool {
 
 /// Whether a word names a resource elsewhere: an ARN, a URN, a URL.
 fn reference(v: &str) -> bool {
-    v.starts_with("arn:") || v.starts_with("urn:") || v.contains("://")
+    v.starts_with("arn:") || v.starts_with("urn:") || v.contains("://") || zone_like(v)
+}
+
+/// Capitalized words joined by `/` (`Mars/Olympus`, `America/New_York`): a
+/// time zone's or a path's name, not a secret.
+fn zone_like(v: &str) -> bool {
+    v.contains('/')
+        && v.split('/').all(|part| {
+            let b = part.as_bytes();
+            b.first().is_some_and(u8::is_ascii_uppercase)
+                && b.iter().any(u8::is_ascii_lowercase)
+                && b.iter()
+                    .all(|c| c.is_ascii_alphabetic() || *c == b'_' || *c == b'-')
+        })
 }
 
 /// Kinds of keys that are no secret: `idempotency key 01HB…`.
