@@ -219,11 +219,12 @@ pub(crate) fn classify_unsanitized(
     }
 
     let mut retryable = info.retryable;
-    // The winning rule's own verdict (a deadlock is a retryable CONFLICT).
+    // The winning rule's own verdict (a deadlock is a retryable CONFLICT),
+    // unless a window or a stated wait changed the code it was given for.
     if let Some(r) = winner
         .as_ref()
         .and_then(|w| w.retry)
-        .filter(|_| window.is_none())
+        .filter(|_| window.is_none() && !short_wait)
     {
         retryable = r;
     }
@@ -333,7 +334,7 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
             return Some(words_win(g, Code::RateLimited, strength, evidence, None));
         }
     }
-    let Some(v) = crate::lexicon::read(&words).filter(|v| v.decides()) else {
+    let Some(v) = crate::lexicon::read(&words, g.http_status).filter(|v| v.decides()) else {
         return winner;
     };
     // Words of a spent quota over a window of minutes: the rate limit stands.

@@ -405,17 +405,25 @@ fn window(
 }
 
 /// What the lexicon reads in an error's words.
-pub(crate) fn read(words: &Words) -> Option<Verdict> {
+///
+/// `status` is the HTTP status the error carries, if any: its own reason
+/// phrase (`Forbidden` for 403, in a class name such as google-api-core's
+/// `Forbidden`) restates it and is no evidence of its own.
+pub(crate) fn read(words: &Words, status: Option<u16>) -> Option<Verdict> {
     let text = [words.ids.as_str(), words.prose.as_str()].concat();
-    read_text(&text, words.ids.len())
+    read_text(&text, words.ids.len(), status)
 }
 
 /// What the lexicon reads in `words` (as [`push_words`] gives them); a
 /// phrase that starts before `ids_end` is in an identifier and weighs double.
-fn read_text(words: &str, ids_end: usize) -> Option<Verdict> {
+fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict> {
     // Every phrase found, overlapping: (start, end, row).
     let mut hits = phrases().find_all(words);
     find_gapped(words, &mut hits);
+    if let Some(s) = status {
+        let rows = rows();
+        hits.retain(|&(_, _, row)| !crate::signals::is_reason_of(s, rows[row].0.trim()));
+    }
     if hits.is_empty() {
         return None;
     }
@@ -513,7 +521,7 @@ mod tests {
     }
 
     fn code_of(s: &str) -> Option<Code> {
-        read_text(&words_of(s), 0)
+        read_text(&words_of(s), 0, None)
             .filter(Verdict::decides)
             .map(|v| v.code)
     }
@@ -550,7 +558,7 @@ mod tests {
         assert!(w.ids.contains(" invalid grant "), "{:?}", w.ids);
         assert!(w.ids.contains(" no node "), "{:?}", w.ids);
         // `invalid grant` and `no node` weigh the same: a tie decides nothing.
-        assert!(!read(&w).unwrap().decides());
+        assert!(!read(&w, None).unwrap().decides());
     }
 
     #[test]
@@ -560,6 +568,7 @@ mod tests {
         let v = read_text(
             &words_of("Sandbox subdomains are for test purposes only: unauthorized recipient"),
             0,
+            None,
         )
         .unwrap();
         assert_eq!(v.weight_of(Code::Unauthenticated), 0);
@@ -581,7 +590,18 @@ mod tests {
         w.push(BREAK);
         w.push(' ');
         push_words("found", &mut w);
-        assert_eq!(read_text(&w, 0), None);
+        assert_eq!(read_text(&w, 0, None), None);
+    }
+
+    #[test]
+    fn a_status_s_own_reason_phrase_is_no_evidence() {
+        // google-api-core's `Forbidden` class under a 403 restates the status;
+        // the message's words decide.
+        let w = words_of("google api core exceptions forbidden 403 exceeded rate limits");
+        assert_eq!(read_text(&w, 0, None).map(|v| v.decides()), Some(false));
+        let v = read_text(&w, 0, Some(403)).unwrap();
+        assert!(v.decides());
+        assert_eq!(v.code, Code::RateLimited);
     }
 
     #[test]

@@ -1838,6 +1838,11 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
     status_by_reason(m)
 }
 
+/// Whether `phrase` is the standard reason phrase of `status` ([`REASONS`]).
+pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
+    REASONS.iter().any(|(s, p)| *s == status && *p == phrase)
+}
+
 /// A 4xx or 5xx number followed by its reason phrase, as in [`status_in_text`].
 fn status_by_reason(m: &str) -> Option<u16> {
     let b = m.as_bytes();
