@@ -4,8 +4,9 @@
 //! server's status. Every decision is the relay's.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use mcp_errors::proxy::{Relay, Stamp};
 use mcp_errors::RenderOptions;
@@ -21,7 +22,9 @@ between it and the client on this process's stdin and stdout, unchanged,
 except the answers to tools/call that are failures: those are read with parse
 and written again in the chosen profile (default canonical), redacted, valid
 for the tool's output schema. --log appends each failure's log record (JSON
-lines) to FILE. The exit status is the server's.
+lines) to FILE. The exit status is the server's. When the client closes its
+end, the server's input is closed; a server still running 1 s later gets
+SIGTERM, and SIGKILL 0.5 s after that.
 ";
 
 /// Options as the core's JSON options (`RenderOptions::from_json` checks
@@ -126,13 +129,18 @@ pub fn run(args: &[String]) -> ExitCode {
         eprintln!("mcp-errors proxy: no pipes to the server");
         return ExitCode::FAILURE;
     };
-    // Client → server, on its own thread; closing the server's stdin when the
-    // client is done lets the server exit.
+    let child = Arc::new(Mutex::new(child));
+    // Client → server, on its own thread. When the client is done, the
+    // server's stdin is closed, and a server that does not exit is stopped
+    // as the MCP specification's stdio shutdown says (SIGTERM, then SIGKILL).
     let client_relay = Arc::clone(&relay);
+    let server = Arc::clone(&child);
     std::thread::spawn(move || {
         move_lines(std::io::stdin().lock(), &mut to_server, |text| {
-            relay_lock(&client_relay).from_client(text).line
+            lock(&client_relay).from_client(text).line
         });
+        drop(to_server);
+        shut_down(&server);
     });
     // Server → client, here.
     let stdout = std::io::stdout();
@@ -142,7 +150,7 @@ pub fn run(args: &[String]) -> ExitCode {
             now: Some(mcp_errors::host::now()),
             error_id: Some(mcp_errors::host::new_error_id()),
         };
-        let forward = relay_lock(&relay).from_server(text, stamp);
+        let forward = lock(&relay).from_server(text, stamp);
         if let Some(w) = &forward.warning {
             eprintln!("mcp-errors proxy: {w}");
         }
@@ -154,14 +162,60 @@ pub fn run(args: &[String]) -> ExitCode {
         forward.line
     });
     // The server is gone: every call in flight gets an answer.
-    for line in relay_lock(&relay).server_gone() {
+    for line in lock(&relay).server_gone() {
         let _ = writeln!(out, "{line}");
     }
     let _ = out.flush();
-    match child.wait() {
-        Ok(status) => ExitCode::from(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
-        Err(_) => ExitCode::FAILURE,
+    // The lock is taken a moment at a time: the client's thread may need it
+    // to stop a server that closed its stdout but goes on running.
+    loop {
+        match lock(&child).try_wait() {
+            Ok(Some(status)) => {
+                return ExitCode::from(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)))
+            }
+            Ok(None) => std::thread::sleep(POLL),
+            Err(_) => return ExitCode::FAILURE,
+        }
     }
+}
+
+/// How long a server has to exit after its stdin closes ([`GRACE`]), and
+/// again after SIGTERM ([`TERM_GRACE`]): together under the 2 s the MCP SDKs'
+/// stdio clients give the proxy itself before they signal it.
+const GRACE: Duration = Duration::from_millis(1000);
+const TERM_GRACE: Duration = Duration::from_millis(500);
+const POLL: Duration = Duration::from_millis(20);
+
+/// Stop a server whose client is gone: wait [`GRACE`] for it to exit on its
+/// own, send SIGTERM (Unix), wait again, then kill it.
+fn shut_down(server: &Mutex<Child>) {
+    let exited_within = |grace: Duration| {
+        let until = Instant::now() + grace;
+        while Instant::now() < until {
+            if !matches!(lock(server).try_wait(), Ok(None)) {
+                return true;
+            }
+            std::thread::sleep(POLL);
+        }
+        false
+    };
+    if exited_within(GRACE) {
+        return;
+    }
+    eprintln!("mcp-errors proxy: the server did not exit when its input closed: stopping it");
+    #[cfg(unix)]
+    {
+        let pid = lock(server).id().to_string();
+        let _ = Command::new("kill")
+            .args(["-TERM", &pid])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        if exited_within(TERM_GRACE) {
+            return;
+        }
+    }
+    let _ = lock(server).kill();
 }
 
 /// Lines from `input` to `output`, each through `relay` (a line that is not
@@ -183,8 +237,6 @@ fn move_lines(input: impl BufRead, output: &mut impl Write, mut relay: impl FnMu
     }
 }
 
-fn relay_lock(relay: &Mutex<Relay>) -> std::sync::MutexGuard<'_, Relay> {
-    relay
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -99,3 +99,37 @@ rl.on('line', (l) => { const m = JSON.parse(l); process.stdout.write(JSON.string
   assert.ok(direct.stdout.length > 10 * 1024 * 1024);
   assert.equal(proxied.stdout, direct.stdout);
 });
+
+test('a hung server: the call in flight is answered and the server stopped when the client goes', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+  const { spawn } = await import('node:child_process');
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-errors-hung-'));
+  const pidFile = join(dir, 'server.pid');
+  // A "server" that never answers, ignores its input closing and SIGTERM, and keeps running.
+  const script = `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000);`;
+  const proxy = spawn(cli, ['proxy', '--', process.execPath, '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proxy.stdout.on('data', (d) => { out += d; });
+  proxy.stderr.on('data', (d) => { err += d; });
+  const exited = new Promise((resolve) => proxy.on('exit', (code, signal) => resolve({ code, signal })));
+  proxy.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hang', arguments: {} } })}\n`);
+  // Wait for the server to start, then the client goes away.
+  for (let i = 0; i < 100 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const closed = Date.now();
+  proxy.stdin.end();
+  const { code, signal } = await exited;
+  const took = Date.now() - closed;
+  // Stopped after the proxy's grace (1 s, then 0.5 s after SIGTERM), not left running;
+  // SIGKILL ended it, so the status is a failure.
+  assert.equal(signal, null);
+  assert.equal(code, 1);
+  assert.ok(took >= 1400 && took < 5000, `${took} ms`);
+  assert.match(err, /did not exit when its input closed: stopping it/);
+  assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
+  // The call in flight got a well-formed error.
+  const answer = JSON.parse(out.trim());
+  assert.equal(answer.id, 9);
+  assert.equal(answer.error.code, -32603);
+});
