@@ -269,6 +269,18 @@ fn lexicon(codes: &[String]) -> String {
     out
 }
 
+/// The tables of `rules/signals/` looked up by key (`Table` in src/signals.rs).
+const KEYED_TABLES: [&str; 8] = [
+    "SYS_CODES",
+    "WEAK_CODES",
+    "AWS",
+    "PROVIDER_CODES",
+    "K8S",
+    "GOOGLE_REASONS",
+    "NAMES",
+    "DOTTED",
+];
+
 /// `rules/signals/*.json`: the lookup tables `src/signals.rs` reads (Node
 /// and libuv codes, errno, exception class names, AWS, provider, Kubernetes
 /// and Google codes, HTTP reason phrases), as the statics it names, in the
@@ -394,12 +406,75 @@ fn signal_tables(codes: &[String]) -> String {
             "static"
         };
         let about = v["about"].as_str().unwrap_or("");
-        let _ = writeln!(
-            out,
-            "/// {about} (`{file}`)\n{kind} {table}: {ty} = {}[{}];",
-            if ty.starts_with('&') { "&" } else { "" },
-            items.join(", ")
-        );
+        if KEYED_TABLES.contains(&table) {
+            // A keyed table: its keys as one text and their ends, its values,
+            // and its index's slots, so the component holds no pointer per row.
+            let keys: Vec<&str> = rows
+                .iter()
+                .map(|r| {
+                    r["key"]
+                        .as_str()
+                        .unwrap_or_else(|| panic!("{file}: key of {r}"))
+                })
+                .collect();
+            let mut ends = Vec::new();
+            let mut at = 0usize;
+            for k in &keys {
+                at += k.len();
+                ends.push(u16::try_from(at).expect("keys under 64 KiB").to_string());
+            }
+            let values: Vec<String> = items
+                .iter()
+                .map(|i| {
+                    // `("key", Code::X[, STRENGTH])` → `Code::X` or `(Code::X, STRENGTH)`.
+                    let rest = i.split_once(", ").expect("a row").1;
+                    let rest = rest.strip_suffix(')').expect("a row");
+                    if rest.contains(", ") {
+                        format!("({rest})")
+                    } else {
+                        rest.to_string()
+                    }
+                })
+                .collect();
+            let value = if table == "NAMES" || table == "DOTTED" {
+                "(Code, Strength)"
+            } else {
+                "Code"
+            };
+            let mut slots_n = 8usize;
+            while keys.len() * 4 > slots_n * 3 {
+                slots_n *= 2;
+            }
+            assert!(keys.len() < 255, "{file}: at most 254 keys");
+            let mut slots = vec![0u8; slots_n];
+            for (i, k) in keys.iter().enumerate() {
+                let mut at = form::key_hash(k.as_bytes()) as usize & (slots_n - 1);
+                loop {
+                    match slots[at] {
+                        0 => {
+                            slots[at] = u8::try_from(i + 1).expect("254 keys");
+                            break;
+                        }
+                        s if keys[usize::from(s) - 1] == *k => break,
+                        _ => at = (at + 1) & (slots_n - 1),
+                    }
+                }
+            }
+            let _ = writeln!(
+                out,
+                "/// {about} (`{file}`)\nstatic {table}: Table<{value}, {slots_n}> = Table {{ keys: {:?}, ends: &[{}], values: &[{}], slots: {slots:?}, providers: {table}_PROVIDERS }};",
+                keys.concat(),
+                ends.join(", "),
+                values.join(", "),
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "/// {about} (`{file}`)\n{kind} {table}: {ty} = {}[{}];",
+                if ty.starts_with('&') { "&" } else { "" },
+                items.join(", ")
+            );
+        }
         // Rows marked as only restating a status, or as a catch-all.
         let marked = |flag: &dyn Fn(&serde_json::Value) -> bool| -> Vec<String> {
             rows.iter()
@@ -479,7 +554,7 @@ fn alphabet_index(name: &str) -> usize {
 /// A body run or segment as `Piece` source: `Piece::Run(alphabet, extra, min, exact)`.
 fn piece(v: &serde_json::Value, what: &str) -> String {
     if let Some(sep) = v.get("sep").and_then(|s| s.as_str()) {
-        return format!("Piece::Sep({sep:?})");
+        return format!("S{sep}");
     }
     let alpha = alphabet_index(
         v["alphabet"]
@@ -496,12 +571,26 @@ fn piece(v: &serde_json::Value, what: &str) -> String {
         _ => panic!("{what}: no length or min_length"),
     };
     assert!(min > 0 && min < 4096, "{what}: length out of range");
-    format!("Piece::Run({alpha}, {extra:?}, {min}, {exact})")
+    // A run: `=` exact or `>` at least, alphabet, length, extra characters.
+    format!(
+        "{}{alpha}{}{min}{}{extra}",
+        if exact { '=' } else { '>' },
+        PART,
+        PART
+    )
 }
 
-/// `rules/credentials.json` as statics for `src/credentials.rs`: each
-/// format's id, kind, prefix, look-back, body pieces, suffix and boundary;
-/// and the names the keyword-only kinds are given under.
+/// Between the fields of a format in `FORMAT_TEXT` (src/redact/formats.rs
+/// reads them back), between a body's pieces, and between a piece's parts:
+/// control characters no credential format has.
+const FIELD: char = '\u{1}';
+const PIECE: char = '\u{2}';
+const PART: char = '\u{3}';
+
+/// `rules/credentials.json` as statics for `src/redact/formats.rs`: each
+/// format's id, kind, prefix, look-back, body pieces, suffix and boundary,
+/// as one text (a line a format: a table of string slices would cost the
+/// component pointers), and the names the keyword-only kinds are given under.
 fn credentials() -> String {
     let path = "rules/credentials.json";
     println!("cargo:rerun-if-changed={path}");
@@ -529,12 +618,12 @@ fn credentials() -> String {
         };
         let before = match f.get("before") {
             Some(b) => format!(
-                "Some(({}, {:?}, {}))",
+                "{}{PART}{}{PART}{}",
                 alphabet_index(b["alphabet"].as_str().expect("before alphabet")),
+                b["length"].as_u64().expect("before length"),
                 b.get("extra_chars").and_then(|e| e.as_str()).unwrap_or(""),
-                b["length"].as_u64().expect("before length")
             ),
-            None => "None".into(),
+            None => String::new(),
         };
         let pieces: Vec<String> = if kind == 2 {
             Vec::new()
@@ -545,10 +634,16 @@ fn credentials() -> String {
         };
         let suffix = f.get("suffix").and_then(|s| s.as_str()).unwrap_or("");
         let boundary = f.get("boundary").and_then(|b| b.as_bool()).unwrap_or(true);
-        rows.push(format!(
-            "Format {{ id: {id:?}, kind: {kind}, prefix: {prefix:?}, before: {before}, body: &[{}], suffix: {suffix:?}, boundary: {boundary} }}",
-            pieces.join(", ")
-        ));
+        let row = format!(
+            "{id}{FIELD}{kind}{FIELD}{prefix}{FIELD}{before}{FIELD}{}{FIELD}{suffix}{FIELD}{}",
+            pieces.join(&PIECE.to_string()),
+            u8::from(boundary)
+        );
+        assert!(
+            row.split(FIELD).count() == 7 && !row.contains('\n'),
+            "{path}: {id}: a field holds a control character"
+        );
+        rows.push(row);
     }
     let mut names = std::collections::BTreeSet::new();
     for k in v["keyword_only"].as_array().expect("keyword_only") {
@@ -574,11 +669,11 @@ fn credentials() -> String {
             }
         }
     }
-    let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     format!(
-        "pub(crate) static FORMATS: &[Format] = &[{}];\npub(crate) static CREDENTIAL_NAMES: &[&str] = &[{}];\n",
-        rows.join(",\n"),
-        names.join(", ")
+        "pub(crate) static FORMAT_TEXT: &str = {:?};\npub(crate) static CREDENTIAL_NAMES: &str = {:?};\n",
+        rows.join("\n"),
+        names.join("\n")
     )
 }
 

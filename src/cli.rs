@@ -304,7 +304,7 @@ fn classify_flags(rest: &[String], usage: &str) -> Result<ClassifyOptions, Strin
 
 /// Render's flags, each checked by the core as it is read (a value the core
 /// would refuse for every line is a usage error, before any input).
-fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
+pub(crate) fn render_flags(rest: &[String]) -> Result<RenderOptions, String> {
     const KNOWN: [&str; 12] = [
         "--profile",
         "--masked-message",

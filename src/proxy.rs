@@ -11,11 +11,113 @@
 //! again in the chosen profile, redacted, valid for the tool's declared
 //! output schema.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use crate::{Error, RenderOptions, SpecRevision, Target};
+
+pub const USAGE: &str = "\
+usage:
+  mcp-errors proxy [--profile P] [--format F] [--mask] [--masked-message TEXT]
+                   [--rules JSON] [--limits JSON] [--tool-failure] [--log FILE]
+                   -- COMMAND [ARGS...]
+
+Starts COMMAND, an MCP server on stdio, and relays every JSON-RPC message
+between it and the client on this process's stdin and stdout, unchanged,
+except the answers to tools/call that are failures: those are read with parse
+and written again in the chosen profile (default canonical), redacted, valid
+for the tool's output schema. --log appends each failure's log record (JSON
+lines) to FILE. The exit status is the server's. When the client closes its
+end, the server's input is closed; a server still running 1 s later gets
+SIGTERM, and SIGKILL 0.5 s after that.
+";
+
+/// Options as the core's JSON options (`RenderOptions::from_json` checks
+/// them), the log file, and the server's command.
+fn parse_args(args: &[String]) -> Result<(RenderOptions, Option<String>, Vec<String>), String> {
+    let split = args
+        .iter()
+        .position(|a| a == "--")
+        .ok_or("no server command: put it after --")?;
+    let (flags, command) = (&args[..split], &args[split + 1..]);
+    if command.is_empty() {
+        return Err("no server command after --".into());
+    }
+    // `--log FILE` is the proxy's own; the rest are `render`'s flags that
+    // make sense for every failure of a server (read by the CLI's reader).
+    let mut log = None;
+    let mut render = Vec::new();
+    let mut i = 0;
+    while i < flags.len() {
+        let flag = flags[i].as_str();
+        let takes_value = match flag {
+            "--mask" | "--tool-failure" => false,
+            "--profile" | "--format" | "--masked-message" | "--rules" | "--limits" | "--log" => {
+                true
+            }
+            other => return Err(format!("unknown argument {}", crate::json::quoted(other))),
+        };
+        let value = flags.get(i + 1).filter(|_| takes_value);
+        if takes_value && value.is_none() {
+            return Err(format!("{flag} needs a value"));
+        }
+        match value {
+            Some(v) if flag == "--log" => log = Some(v.clone()),
+            Some(v) => render.extend([flags[i].clone(), v.clone()]),
+            None => render.push(flags[i].clone()),
+        }
+        i += 1 + usize::from(takes_value);
+    }
+    let options = crate::cli::render_flags(&render)?;
+    Ok((options, log, command.to_vec()))
+}
+
+/// What a host does with `mcp-errors proxy`'s arguments (the program name and
+/// `proxy` left out): run a relay in front of the command, or print and exit
+/// (`--help`; a usage error, status 2).
+pub enum Start {
+    Run(Run),
+    Finish(crate::cli::Finish),
+}
+
+/// A relay with the options the arguments gave, the `--log` file, and the
+/// server's command (program and arguments).
+pub struct Run {
+    pub relay: Relay,
+    pub log: Option<String>,
+    pub command: Vec<String>,
+}
+
+/// Read `mcp-errors proxy`'s arguments: every host (the native binary, the
+/// npm and Python CLIs) prints the same usage and errors.
+pub fn start(args: &[String]) -> Start {
+    let finish = |stdout: String, stderr: String, status: u8| {
+        Start::Finish(crate::cli::Finish {
+            stdout,
+            stderr,
+            status,
+        })
+    };
+    if args.iter().any(|a| a == "--help" || a == "-h") && !args.iter().any(|a| a == "--") {
+        return finish(USAGE.to_string(), String::new(), 0);
+    }
+    let checked = parse_args(args).and_then(|(options, log, command)| {
+        Relay::new(options)
+            .map(|relay| (relay, log, command))
+            .map_err(|e| e.to_string())
+    });
+    match checked {
+        Ok((relay, log, command)) => Start::Run(Run {
+            relay,
+            log,
+            command,
+        }),
+        Err(why) => finish(
+            String::new(),
+            format!("mcp-errors proxy: {why}\n{USAGE}"),
+            2,
+        ),
+    }
+}
 
 /// JSON-RPC errors the protocol itself answers with: passed on as they are.
 const PROTOCOL_OWN: [i64; 5] = [-32700, -32600, -32601, -32602, -32042];
@@ -75,8 +177,12 @@ pub struct Stamp {
 #[derive(Debug)]
 pub struct Relay {
     options: RenderOptions,
-    pending: HashMap<String, Pending>,
-    tools: HashMap<String, Tool>,
+    /// Requests waiting for an answer, by their id's JSON text, in the order
+    /// they were sent (a list, not a hash map: a few at a time, and the
+    /// component stays small).
+    pending: Vec<(String, Pending)>,
+    /// What each tool declared, by name.
+    tools: Vec<(String, Tool)>,
     spec: Option<SpecRevision>,
 }
 
@@ -87,8 +193,8 @@ impl Relay {
         options.check()?;
         Ok(Relay {
             options,
-            pending: HashMap::new(),
-            tools: HashMap::new(),
+            pending: Vec::new(),
+            tools: Vec::new(),
             spec: None,
         })
     }
@@ -99,7 +205,7 @@ impl Relay {
         if line.len() > MAX_LINE_BYTES {
             return too_long(line);
         }
-        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(line) else {
+        let Ok(Value::Object(m)) = crate::parse_json(line) else {
             // Batches, and anything that is not an object, pass untouched.
             return Forward::unchanged(line);
         };
@@ -125,7 +231,9 @@ impl Relay {
             _ => None,
         };
         if let Some(p) = pending {
-            self.pending.insert(id.to_string(), p);
+            let id = crate::json_text(id);
+            self.pending.retain(|(k, _)| *k != id);
+            self.pending.push((id, p));
         }
         Forward::unchanged(line)
     }
@@ -137,7 +245,7 @@ impl Relay {
         if line.len() > MAX_LINE_BYTES {
             return too_long(line);
         }
-        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(line) else {
+        let Ok(Value::Object(m)) = crate::parse_json(line) else {
             return Forward::unchanged(line);
         };
         // A response: an id, and a result or an error (a request from the
@@ -145,9 +253,11 @@ impl Relay {
         let Some(id) = m.get("id").filter(|_| !m.contains_key("method")) else {
             return Forward::unchanged(line);
         };
-        let Some(pending) = self.pending.remove(&id.to_string()) else {
+        let id_text = crate::json_text(id);
+        let Some(at) = self.pending.iter().position(|(k, _)| *k == id_text) else {
             return Forward::unchanged(line);
         };
+        let (_, pending) = self.pending.remove(at);
         match pending {
             Pending::Initialize => {
                 self.spec = m
@@ -180,19 +290,17 @@ impl Relay {
     }
 
     /// The server is gone: an error response for each call still in flight,
-    /// so the client never waits for an answer that cannot come.
+    /// in the order they were sent, so the client never waits for an answer
+    /// that cannot come.
     pub fn server_gone(&mut self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .pending
-            .drain()
+        self.pending
+            .drain(..)
             .map(|(id, _)| {
                 format!(
                     "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":-32603,\"message\":\"The MCP server exited before it answered this request.\"}}}}"
                 )
             })
-            .collect();
-        out.sort();
-        out
+            .collect()
     }
 
     fn learn_tools(&mut self, m: &Map<String, Value>) {
@@ -207,8 +315,9 @@ impl Relay {
             let output_schema = t
                 .get("outputSchema")
                 .filter(|s| s.is_object())
-                .map(Value::to_string);
-            self.tools.insert(name.to_string(), Tool { output_schema });
+                .map(crate::json_text);
+            self.tools.retain(|(k, _)| k != name);
+            self.tools.push((name.to_string(), Tool { output_schema }));
         }
     }
 
@@ -242,7 +351,12 @@ impl Relay {
         if let Some(spec) = spec.or(self.spec) {
             options.spec = spec;
         }
-        if let Some(schema) = self.tools.get(tool).and_then(|t| t.output_schema.clone()) {
+        if let Some(schema) = self
+            .tools
+            .iter()
+            .find(|(k, _)| k == tool)
+            .and_then(|(_, t)| t.output_schema.clone())
+        {
             options.output_schema = Some(schema);
         }
         options.target = Target::ToolResult;
@@ -256,7 +370,10 @@ impl Relay {
         )
         .ok();
         Some(Forward {
-            line: format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}"),
+            line: format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{result}}}",
+                crate::json_text(id)
+            ),
             log,
             warning: None,
         })

@@ -8,94 +8,15 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp_errors::proxy::{Relay, Stamp};
-use mcp_errors::RenderOptions;
-
-pub const USAGE: &str = "\
-usage:
-  mcp-errors proxy [--profile P] [--format F] [--mask] [--masked-message TEXT]
-                   [--rules JSON] [--limits JSON] [--tool-failure] [--log FILE]
-                   -- COMMAND [ARGS...]
-
-Starts COMMAND, an MCP server on stdio, and relays every JSON-RPC message
-between it and the client on this process's stdin and stdout, unchanged,
-except the answers to tools/call that are failures: those are read with parse
-and written again in the chosen profile (default canonical), redacted, valid
-for the tool's output schema. --log appends each failure's log record (JSON
-lines) to FILE. The exit status is the server's. When the client closes its
-end, the server's input is closed; a server still running 1 s later gets
-SIGTERM, and SIGKILL 0.5 s after that.
-";
-
-/// Options as the core's JSON options (`RenderOptions::from_json` checks
-/// them), the log file, and the server's command.
-fn parse_args(args: &[String]) -> Result<(RenderOptions, Option<String>, Vec<String>), String> {
-    let split = args
-        .iter()
-        .position(|a| a == "--")
-        .ok_or("no server command: put it after --")?;
-    let (flags, command) = (&args[..split], &args[split + 1..]);
-    if command.is_empty() {
-        return Err("no server command after --".into());
-    }
-    let mut json = serde_json::Map::new();
-    let mut log = None;
-    let mut i = 0;
-    while i < flags.len() {
-        let flag = flags[i].as_str();
-        match flag {
-            "--mask" | "--tool-failure" => {
-                json.insert(flag[2..].replace('-', "_"), serde_json::Value::Bool(true));
-                i += 1;
-                continue;
-            }
-            "--profile" | "--format" | "--masked-message" | "--rules" | "--limits" | "--log" => {}
-            other => {
-                return Err(format!(
-                    "unknown argument {}",
-                    mcp_errors::json_text(&other.into())
-                ))
-            }
-        }
-        let value = flags.get(i + 1).ok_or(format!("{flag} needs a value"))?;
-        match flag {
-            "--log" => log = Some(value.clone()),
-            "--limits" => {
-                let v: serde_json::Value =
-                    serde_json::from_str(value).map_err(|e| format!("--limits: {e}"))?;
-                json.insert("limits".into(), v);
-            }
-            _ => {
-                json.insert(
-                    flag[2..].replace('-', "_"),
-                    serde_json::Value::String(value.clone()),
-                );
-            }
-        }
-        i += 2;
-    }
-    let options = RenderOptions::from_json(&serde_json::Value::Object(json).to_string())
-        .map_err(|e| e.to_string())?;
-    Ok((options, log, command.to_vec()))
-}
+use mcp_errors::proxy::{self, Stamp};
 
 pub fn run(args: &[String]) -> ExitCode {
-    if args.iter().any(|a| a == "--help" || a == "-h") && !args.iter().any(|a| a == "--") {
-        print!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    let (options, log_path, command) = match parse_args(args) {
-        Ok(parsed) => parsed,
-        Err(why) => {
-            eprint!("mcp-errors proxy: {why}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let relay = match Relay::new(options) {
-        Ok(r) => Arc::new(Mutex::new(r)),
-        Err(e) => {
-            eprint!("mcp-errors proxy: {e}\n{USAGE}");
-            return ExitCode::from(2);
+    let (relay, log_path, command) = match proxy::start(args) {
+        proxy::Start::Run(run) => (Arc::new(Mutex::new(run.relay)), run.log, run.command),
+        proxy::Start::Finish(f) => {
+            print!("{}", f.stdout);
+            eprint!("{}", f.stderr);
+            return ExitCode::from(f.status);
         }
     };
     let log = match log_path.map(|p| {

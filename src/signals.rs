@@ -5,7 +5,7 @@
 //! an exception class name, which beats a bare HTTP status, which beats a guess
 //! from the message text.
 
-use crate::text::{find_key, key_index, same, TrimFast};
+use crate::text::{find_key, TrimFast};
 use std::borrow::Cow;
 
 use crate::input::{Map, Value};
@@ -75,41 +75,38 @@ fn provider_strength(code: &str, specific: Strength) -> Strength {
     }
 }
 
-fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
-    table.iter().find(|(k, _)| same(k, key)).map(|(_, v)| *v)
-}
-
-/// A `(key, value)` table with its index (`key_index!`): [`lookup`] by one
-/// hash and a compare or two, not a pass over the rows.
-struct Keyed<T: 'static, const M: usize> {
-    rows: &'static [(&'static str, T)],
+/// A keyed table of `rules/signals/` as build.rs writes it: the keys as one
+/// text and where each ends, the values, and an open-addressing index
+/// (`slots[hash(key)]` is row + 1, probed linearly): a lookup is one hash and
+/// a compare or two, and the component holds no pointer per row.
+struct Table<T: 'static, const M: usize> {
+    keys: &'static str,
+    ends: &'static [u16],
+    values: &'static [T],
     slots: [u8; M],
     /// The providers whose knowledge the table is (space-separated; empty
     /// for general knowledge), for the leave-one-provider-out evaluation.
     providers: &'static str,
 }
 
-impl<T: Copy, const M: usize> Keyed<T, M> {
-    fn get(&self, key: &str) -> Option<T> {
+impl<T: Copy, const M: usize> Table<T, M> {
+    fn key(&self, i: usize) -> &'static str {
+        let start = i.checked_sub(1).map_or(0, |p| usize::from(self.ends[p]));
+        &self.keys[start..usize::from(self.ends[i])]
+    }
+
+    /// The row of `key`, unless the table's providers are left out.
+    fn row(&self, key: &str) -> Option<usize> {
         if crate::leave_out::off(self.providers) {
             return None;
         }
-        find_key(&self.slots, key, |i| self.rows[i].0).map(|i| self.rows[i].1)
+        find_key(&self.slots, key, |i| self.key(i))
+    }
+
+    fn get(&self, key: &str) -> Option<T> {
+        self.row(key).map(|i| self.values[i])
     }
 }
-
-/// A table and its index, the index built from the table at compile time.
-macro_rules! keyed {
-    ($rows:expr, $slots:literal, $providers:expr) => {
-        Keyed {
-            rows: $rows,
-            slots: key_index!($rows, $slots),
-            providers: $providers,
-        }
-    };
-}
-
-static SYS_KEYED: Keyed<Code, 128> = keyed!(SYS_CODES, 128, SYS_CODES_PROVIDERS);
 
 /// The system codes of a host name that does not resolve (libuv's
 /// `ENOTFOUND` for getaddrinfo's `EAI_NONAME` and `EAI_NODATA`: Node's
@@ -134,12 +131,6 @@ fn push_sys(
     g.push(code, strength, depth, evidence);
 }
 
-static AWS_KEYED: Keyed<Code, 128> = keyed!(AWS, 128, AWS_PROVIDERS);
-static PROVIDER_KEYED: Keyed<Code, 32> = keyed!(PROVIDER_CODES, 32, PROVIDER_CODES_PROVIDERS);
-static GOOGLE_KEYED: Keyed<Code, 32> = keyed!(GOOGLE_REASONS, 32, GOOGLE_REASONS_PROVIDERS);
-static NAMES_INDEX: [u8; 256] = key_index!(NAMES, 256);
-static DOTTED_INDEX: [u8; 32] = key_index!(DOTTED, 32);
-
 /// How much an AWS code says: one that only restates an HTTP status
 /// (`BadRequestException`, `InternalServerError`) is as generic as the
 /// status, and the error's words may refine it; any other is the service's
@@ -152,9 +143,9 @@ fn aws_strength(code: &str) -> Strength {
     }
 }
 
-/// The first row of [`NAMES`] whose name is `key`.
+/// The row of [`NAMES`] whose name is `key`.
 fn names_row(key: &str) -> Option<usize> {
-    find_key(&NAMES_INDEX, key, |i| NAMES[i].0)
+    NAMES.row(key)
 }
 
 /// How much a JSON-RPC code says: −32603 ("Internal error") and −32000 are the catch-alls
@@ -401,7 +392,7 @@ pub(crate) fn read_node(
         // libuv reports negated errno values (-104), Python positive ones (104).
         let abs = errno.checked_abs().unwrap_or(0);
         if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
-            if let Some(code) = SYS_KEYED.get(name) {
+            if let Some(code) = SYS_CODES.get(name) {
                 let evidence = ev(format_args!("errno {errno} {name}"));
                 push_sys(g, name, code, SYS_CODE, depth, evidence);
             }
@@ -436,7 +427,7 @@ pub(crate) fn read_node(
             match text.and_then(Value::as_str).and_then(xml_error) {
                 // An XML error document, read as AWS's `{"Error": {"Code", "Message"}}`.
                 Some((code, message)) => {
-                    if let Some(c) = AWS_KEYED.get(code) {
+                    if let Some(c) = AWS.get(code) {
                         g.push(c, aws_strength(code), depth, ev(format_args!("aws {code}")));
                     }
                     set_body_message(g, message.as_deref());
@@ -732,18 +723,18 @@ fn read_code(
                 g.push(NetworkError, SYS_CODE, depth, ev(format_args!("code {s}")));
                 g.tls
                     .get_or_insert_with(|| ev(format_args!("tls certificate {s}")));
-            } else if let Some(c) = SYS_KEYED.get(s) {
+            } else if let Some(c) = SYS_CODES.get(s) {
                 push_sys(g, s, c, SYS_CODE, depth, ev(format_args!("code {s}")));
-            } else if let Some(c) = lookup(WEAK_CODES, s) {
+            } else if let Some(c) = WEAK_CODES.get(s) {
                 g.push(c, WEAK, depth, ev(format_args!("code {s}")));
             } else if let Some(c) = Code::from_grpc_name(s) {
                 // gRPC's UNKNOWN (Firebase's `unknown`) says nothing more than
                 // that it failed: the words decide.
                 let strength = if c == Unknown { GENERIC } else { RPC_CODE };
                 g.push(c, strength, depth, ev(format_args!("grpc {s}")));
-            } else if let Some(c) = AWS_KEYED.get(s) {
+            } else if let Some(c) = AWS.get(s) {
                 g.push(c, aws_strength(s), depth, ev(format_args!("aws {s}")));
-            } else if let Some(c) = PROVIDER_KEYED.get(s) {
+            } else if let Some(c) = PROVIDER_CODES.get(s) {
                 g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error code {s}")));
             } else if let Some(n) = as_i64(code) {
                 read_numeric_code(n, status, node, depth, ev, g);
@@ -808,8 +799,8 @@ fn read_name(
     g: &mut Gathered,
 ) {
     let last = name.rsplit(['.', ':']).next().unwrap_or(name);
-    let hit = find_key(&DOTTED_INDEX, name, |i| DOTTED[i].0)
-        .map(|i| (DOTTED[i].1, DOTTED[i].2))
+    let hit = DOTTED
+        .get(name)
         .or_else(|| {
             // The first row that is the full name or its last segment.
             let full = names_row(name);
@@ -821,9 +812,9 @@ fn read_name(
                     (a, b) => a.or(b),
                 }
             };
-            row.map(|i| (NAMES[i].1, NAMES[i].2))
+            row.map(|i| NAMES.values[i])
         })
-        .or_else(|| AWS_KEYED.get(last).map(|c| (c, aws_strength(last))));
+        .or_else(|| AWS.get(last).map(|c| (c, aws_strength(last))));
     let message = str_of(node, "message").unwrap_or("");
     match hit {
         // A TypeError from fetch is a network failure, not a bug.
@@ -1087,7 +1078,7 @@ fn read_message(
     // botocore: "An error occurred (ThrottlingException) when calling the Query operation: …"
     if let Some(rest) = m.strip_prefix("An error occurred (") {
         if let Some((code, _)) = rest.split_once(')') {
-            if let Some(c) = AWS_KEYED.get(code) {
+            if let Some(c) = AWS.get(code) {
                 g.push(
                     c,
                     aws_strength(code),
@@ -1100,10 +1091,10 @@ fn read_message(
     // Python's str(exc) with the class in front: "ConnectionResetError: [Errno 104] …".
     if let Some(head) = head {
         let last = head.rsplit('.').next().unwrap_or(head);
-        if let Some((_, c, strength)) = names_row(last).map(|i| &NAMES[i]) {
+        if let Some(&(c, strength)) = names_row(last).map(|i| &NAMES.values[i]) {
             g.push(
-                *c,
-                (*strength).min(MESSAGE_CODE),
+                c,
+                strength.min(MESSAGE_CODE),
                 depth,
                 ev(format_args!("message {last}")),
             );
@@ -1134,7 +1125,7 @@ fn read_message(
             .and_then(|n| ERRNO.iter().find(|(e, _)| *e == n))
             .map(|(_, s)| *s)
         {
-            if let Some(c) = SYS_KEYED.get(name) {
+            if let Some(c) = SYS_CODES.get(name) {
                 let evidence = ev(format_args!("message errno {name}"));
                 push_sys(g, name, c, MESSAGE_CODE, depth, evidence);
             }
@@ -1158,7 +1149,7 @@ fn read_message(
             && word.starts_with('E')
             && word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
         {
-            if let Some(c) = SYS_KEYED.get(word) {
+            if let Some(c) = SYS_CODES.get(word) {
                 let evidence = ev(format_args!("message {word}"));
                 push_sys(g, word, c, MESSAGE_GUESS + 20, depth, evidence);
                 break;
@@ -1218,7 +1209,7 @@ fn read_body(
     // Kubernetes Status.
     if str_of(b, "kind") == Some("Status") {
         if let Some(reason) = str_of(b, "reason") {
-            if let Some(c) = lookup(K8S, reason).filter(|_| !crate::leave_out::off(K8S_PROVIDERS)) {
+            if let Some(c) = K8S.get(reason) {
                 g.push(
                     c,
                     BODY_REASON,
@@ -1272,7 +1263,7 @@ fn read_body(
         if let Some(t) = str_of(b, key) {
             let t = t.rsplit('#').next().unwrap_or(t);
             let t = t.split(':').next().unwrap_or(t);
-            if let Some(c) = AWS_KEYED.get(t) {
+            if let Some(c) = AWS.get(t) {
                 g.push(c, aws_strength(t), depth, ev(format_args!("aws {t}")));
                 set_body_message(g, str_of(b, "message").or_else(|| str_of(b, "Message")));
                 break;
@@ -1281,7 +1272,7 @@ fn read_body(
     }
     if let Some(Value::Object(e)) = b.field("Error") {
         if let Some(t) = str_of(e, "Code") {
-            if let Some(c) = AWS_KEYED.get(t) {
+            if let Some(c) = AWS.get(t) {
                 g.push(c, aws_strength(t), depth, ev(format_args!("aws {t}")));
             }
         }
@@ -1292,7 +1283,7 @@ fn read_body(
         read_body_error(e, b, depth, ev, g);
     } else if let Some(Value::String(e)) = b.field("error") {
         // {"error": "invalid_grant", "error_description": "…"} (OAuth) and friends.
-        if let Some(c) = PROVIDER_KEYED.get(e) {
+        if let Some(c) = PROVIDER_CODES.get(e) {
             g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error {e}")));
         } else if matches!(
             &**e,
@@ -1563,7 +1554,7 @@ fn read_body_error(
                 }
             } else if ty.ends_with("google.rpc.ErrorInfo") {
                 if let Some(reason) = str_of(d, "reason") {
-                    if let Some(c) = GOOGLE_KEYED.get(reason) {
+                    if let Some(c) = GOOGLE_REASONS.get(reason) {
                         g.push(
                             c,
                             BODY_SPECIFIC,
@@ -1591,7 +1582,7 @@ fn read_body_error(
     if let Some(Value::Array(errors)) = e.field("errors") {
         for item in errors.iter().take(8) {
             if let Some(reason) = item.field("reason").and_then(Value::as_str) {
-                if let Some(c) = GOOGLE_KEYED.get(reason) {
+                if let Some(c) = GOOGLE_REASONS.get(reason) {
                     g.push(
                         c,
                         BODY_SPECIFIC,
@@ -1605,13 +1596,13 @@ fn read_body_error(
     }
     // OpenAI / Anthropic / Stripe.
     if let Some(code) = str_of(e, "code") {
-        if let Some(c) = PROVIDER_KEYED.get(code) {
+        if let Some(c) = PROVIDER_CODES.get(code) {
             let strength = provider_strength(code, BODY_SPECIFIC);
             g.push(c, strength, depth, ev(format_args!("error code {code}")));
         }
     }
     if let Some(ty) = str_of(e, "type") {
-        if let Some(c) = PROVIDER_KEYED.get(ty) {
+        if let Some(c) = PROVIDER_CODES.get(ty) {
             let strength = provider_strength(ty, BODY_REASON);
             g.push(c, strength, depth, ev(format_args!("error type {ty}")));
         }
@@ -2075,25 +2066,25 @@ mod tests {
             }
             out
         }
-        fn check<T: Copy + PartialEq + std::fmt::Debug, const M: usize>(keyed: &Keyed<T, M>) {
-            let keys: Vec<&str> = keyed.rows.iter().map(|r| r.0).collect();
+        // Every key, and keys near them, found as a linear search over the
+        // keys finds them (the first row of a key), in every table.
+        fn check<T: Copy + PartialEq + std::fmt::Debug, const M: usize>(t: &Table<T, M>) {
+            let keys: Vec<&str> = (0..t.ends.len()).map(|i| t.key(i)).collect();
+            assert_eq!(keys.concat(), t.keys);
             for p in probes(&keys) {
-                assert_eq!(keyed.get(&p), lookup(keyed.rows, &p), "{p:?}");
+                let linear = keys.iter().position(|k| *k == p);
+                assert_eq!(t.row(&p), linear, "{p:?}");
+                assert_eq!(t.get(&p), linear.map(|i| t.values[i]), "{p:?}");
             }
         }
-        check(&SYS_KEYED);
-        check(&AWS_KEYED);
-        check(&PROVIDER_KEYED);
-        check(&GOOGLE_KEYED);
-        let names: Vec<&str> = NAMES.iter().map(|r| r.0).collect();
-        for p in probes(&names) {
-            assert_eq!(names_row(&p), NAMES.iter().position(|r| r.0 == p), "{p:?}");
-        }
-        let dotted: Vec<&str> = DOTTED.iter().map(|r| r.0).collect();
-        for p in probes(&dotted) {
-            let found = find_key(&DOTTED_INDEX, &p, |i| DOTTED[i].0);
-            assert_eq!(found, DOTTED.iter().position(|r| r.0 == p), "{p:?}");
-        }
+        check(&SYS_CODES);
+        check(&WEAK_CODES);
+        check(&AWS);
+        check(&PROVIDER_CODES);
+        check(&K8S);
+        check(&GOOGLE_REASONS);
+        check(&NAMES);
+        check(&DOTTED);
     }
 
     proptest::proptest! {

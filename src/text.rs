@@ -349,45 +349,11 @@ pub(crate) const fn const_same(a: &str, b: &str) -> bool {
     true
 }
 
-/// An open-addressing index over the keys (the `.0` of each row, hashed by
-/// `form::key_hash`) of a static table, built at compile time: each slot
-/// holds a row's number plus one, or 0. A key that is in the table twice
-/// keeps its first row, as a linear `find` would. The table must have fewer
-/// than 255 rows and at most three quarters as many as the (power of two)
-/// slots, so that every probe ends at an empty slot.
-macro_rules! key_index {
-    ($table:expr, $slots:literal) => {{
-        let table = $table;
-        assert!(
-            table.len() < 255
-                && table.len() * 4 <= $slots * 3
-                && ($slots as usize).is_power_of_two()
-        );
-        let mut slots = [0u8; $slots];
-        let mut i = 0;
-        while i < table.len() {
-            let key = table[i].0;
-            let mut at = $crate::rules::form::key_hash(key.as_bytes()) as usize & ($slots - 1);
-            loop {
-                let s = slots[at];
-                if s == 0 {
-                    slots[at] = (i + 1) as u8;
-                    break;
-                }
-                if $crate::text::const_same(table[s as usize - 1].0, key) {
-                    break;
-                }
-                at = (at + 1) & ($slots - 1);
-            }
-            i += 1;
-        }
-        slots
-    }};
-}
-pub(crate) use key_index;
-
-/// The row of `key` in a table indexed by [`key_index!`] (`key_of` gives a
-/// row's key): the first row with that key, as a linear `find` gives it.
+/// The row of `key` in a table indexed by open addressing: each slot holds a
+/// row's number plus one, or 0, at `form::key_hash(key)` and probed
+/// linearly (build.rs writes the slots of `rules/signals/`' tables; `key_of`
+/// gives a row's key): the first row with that key, as a linear `find` gives
+/// it.
 #[inline]
 pub(crate) fn find_key<const M: usize>(
     slots: &[u8; M],

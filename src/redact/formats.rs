@@ -1,5 +1,5 @@
 //! Credential formats as data: `rules/credentials.json`, compiled by
-//! `build.rs` into [`FORMATS`], every row with its documented source.
+//! `build.rs` into one text ([`formats`] reads it), every row with its documented source.
 //!
 //! A row is a literal prefix (case-sensitive), optionally a fixed number of
 //! characters before it that belong to the key (Microsoft's identifiable
@@ -21,7 +21,7 @@ pub(crate) struct Format {
     /// (alphabet, extra characters, length) of the characters just before
     /// the prefix that belong to the credential.
     pub before: Option<(u8, &'static str, u16)>,
-    pub body: &'static [Piece],
+    pub body: Vec<Piece>,
     pub suffix: &'static str,
     /// The credential (its look-back, else its prefix) must not follow a
     /// letter or digit.
@@ -40,6 +40,57 @@ pub(crate) enum Piece {
 const PEM: u8 = 2;
 
 include!(concat!(env!("OUT_DIR"), "/credentials.rs"));
+
+/// The formats, read once from build.rs's `FORMAT_TEXT`: a line a format,
+/// fields apart by U+0001 (id, kind, prefix, look-back, body, suffix,
+/// boundary), pieces by U+0002, a piece's parts by U+0003 (a run: `=` exact
+/// or `>` at least and its alphabet, its length, its extra characters; a
+/// separator: `S` and its text).
+fn formats() -> &'static [Format] {
+    static FORMATS: OnceLock<Vec<Format>> = OnceLock::new();
+    FORMATS.get_or_init(|| FORMAT_TEXT.lines().filter_map(format).collect())
+}
+
+fn format(line: &'static str) -> Option<Format> {
+    let mut f = line.split('\u{1}');
+    let mut next = || f.next();
+    let id = next()?;
+    let kind = next()?.parse().ok()?;
+    let prefix = next()?;
+    let before = next()?;
+    let body = next()?;
+    let suffix = next()?;
+    let boundary = next()? == "1";
+    let run = |head: &'static str| -> Option<(u8, u16, &'static str)> {
+        let mut parts = head.split('\u{3}');
+        Some((
+            parts.next()?.parse().ok()?,
+            parts.next()?.parse().ok()?,
+            parts.next()?,
+        ))
+    };
+    let before = match before {
+        "" => None,
+        b => run(b).map(|(a, n, extra)| (a, extra, n)),
+    };
+    let body = body
+        .split('\u{2}')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_at(1) {
+            ("S", sep) => Some(Piece::Sep(sep)),
+            (how, rest) => run(rest).map(|(a, n, extra)| Piece::Run(a, extra, n, how == "=")),
+        })
+        .collect::<Option<Vec<Piece>>>()?;
+    Some(Format {
+        id,
+        kind,
+        prefix,
+        before,
+        body,
+        suffix,
+        boundary,
+    })
+}
 
 /// Whether `b` is in alphabet `a` (the order of build.rs's `alphabet_index`)
 /// or among `extra`.
@@ -62,7 +113,7 @@ fn in_alphabet(a: u8, extra: &str, b: u8) -> bool {
 
 fn prefixes() -> &'static crate::text::Literals {
     static SET: OnceLock<crate::text::Literals> = OnceLock::new();
-    SET.get_or_init(|| crate::text::Literals::new(FORMATS.iter().map(|f| f.prefix)))
+    SET.get_or_init(|| crate::text::Literals::new(formats().iter().map(|f| f.prefix)))
 }
 
 /// Whether a credential may start at `i`: not after a letter or digit,
@@ -96,7 +147,7 @@ fn match_at(s: &[u8], start: usize, f: &Format) -> Option<(usize, usize)> {
             .map_or(s.len(), |e| i + e + f.suffix.len());
         return Some((from, end));
     }
-    for p in f.body {
+    for p in &f.body {
         match *p {
             Piece::Run(a, extra, n, exact) => {
                 let mut j = i;
@@ -142,7 +193,7 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
     let mut hits: Vec<(usize, std::cmp::Reverse<usize>, usize)> = prefixes()
         .find_all(text)
         .into_iter()
-        .map(|(start, _, row)| (start, std::cmp::Reverse(FORMATS[row].prefix.len()), row))
+        .map(|(start, _, row)| (start, std::cmp::Reverse(formats()[row].prefix.len()), row))
         .collect();
     crate::input::sort_by_key(&mut hits, |&h| h);
     let mut out = Vec::new();
@@ -151,7 +202,7 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
         if start < cursor {
             continue;
         }
-        let f = &FORMATS[row];
+        let f = &formats()[row];
         if let Some((from, end)) = match_at(s, start, f) {
             // A look-back into what was already taken, or a cut inside a
             // character, is no match.
@@ -170,8 +221,13 @@ mod tests {
 
     #[test]
     fn the_table_is_large_and_every_prefix_is_found() {
-        assert!(FORMATS.len() >= 200, "{} formats", FORMATS.len());
-        assert!(CREDENTIAL_NAMES.len() >= 50);
+        assert!(formats().len() >= 200, "{} formats", formats().len());
+        assert_eq!(
+            formats().len(),
+            FORMAT_TEXT.lines().count(),
+            "every line reads as a format"
+        );
+        assert!(CREDENTIAL_NAMES.lines().count() >= 50);
         let spans = find("key ghp_0123456789abcdefghijABCDEFGHIJklmnop here");
         assert_eq!(spans.len(), 1, "{spans:?}");
         assert_eq!(

@@ -244,7 +244,7 @@ pub(crate) fn is_credential_name(name: &str) -> bool {
         }
     }
     let joined: String = words.concat();
-    CREDENTIAL_NAMES.contains(&joined.as_str())
+    CREDENTIAL_NAMES.lines().any(|n| n == joined)
 }
 
 /// Whether a value standing in free text looks like a secret rather than a
@@ -768,7 +768,7 @@ mod tests {
 
     #[test]
     fn every_credential_name_holds_a_stem() {
-        for w in LAST_WORDS.iter().chain(CREDENTIAL_NAMES) {
+        for w in LAST_WORDS.iter().copied().chain(CREDENTIAL_NAMES.lines()) {
             assert!(might_name_a_credential(w), "{w}");
         }
         for (a, b) in LAST_PAIRS {

@@ -15,6 +15,7 @@ wit_bindgen::generate!({
 
 use exports::mcp_errors::core::api::Guest;
 use exports::mcp_errors::core::cli;
+use exports::mcp_errors::core::proxy;
 use exports::mcp_errors::core::types as wit;
 
 struct Component;
@@ -104,6 +105,83 @@ impl Guest for Component {
     fn schema(p: wit::Profile) -> String {
         mcp_errors::schema(profile(p))
     }
+}
+
+impl exports::mcp_errors::core::proxy::Guest for Component {
+    fn start(args: Vec<String>) -> proxy::Plan {
+        match mcp_errors::proxy::start(&args) {
+            mcp_errors::proxy::Start::Finish(f) => proxy::Plan::Finish(cli::Finish {
+                stdout: f.stdout,
+                stderr: f.stderr,
+                status: f.status,
+            }),
+            mcp_errors::proxy::Start::Run(run) => {
+                let handle = RELAYS.with(|r| {
+                    let mut r = r.borrow_mut();
+                    r.push(Some(run.relay));
+                    r.len() as u32
+                });
+                proxy::Plan::Run(proxy::Run {
+                    relay: handle,
+                    log: run.log,
+                    command: run.command,
+                })
+            }
+        }
+    }
+
+    fn from_client(relay: u32, line: String) -> String {
+        with_relay(relay, |r| r.from_client(&line).line).unwrap_or(line)
+    }
+
+    fn from_server(
+        relay: u32,
+        line: String,
+        now: Option<String>,
+        error_id: Option<String>,
+    ) -> proxy::Forward {
+        let stamp = || mcp_errors::proxy::Stamp { now, error_id };
+        match with_relay(relay, |r| r.from_server(&line, stamp)) {
+            Some(f) => proxy::Forward {
+                line: f.line,
+                log: f.log,
+                warning: f.warning,
+            },
+            None => proxy::Forward {
+                line,
+                log: None,
+                warning: None,
+            },
+        }
+    }
+
+    fn server_gone(relay: u32) -> Vec<String> {
+        with_relay(relay, |r| r.server_gone()).unwrap_or_default()
+    }
+
+    fn close(relay: u32) {
+        RELAYS.with(|r| {
+            if let Some(slot) = r.borrow_mut().get_mut((relay as usize).wrapping_sub(1)) {
+                *slot = None;
+            }
+        });
+    }
+}
+
+thread_local! {
+    /// The open relays; handle `n` is slot `n - 1` (0 is never a handle).
+    static RELAYS: std::cell::RefCell<Vec<Option<mcp_errors::proxy::Relay>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` on the relay with this handle, if it is open.
+fn with_relay<T>(relay: u32, f: impl FnOnce(&mut mcp_errors::proxy::Relay) -> T) -> Option<T> {
+    RELAYS.with(|r| {
+        r.borrow_mut()
+            .get_mut((relay as usize).wrapping_sub(1))
+            .and_then(Option::as_mut)
+            .map(f)
+    })
 }
 
 impl exports::mcp_errors::core::cli::Guest for Component {
