@@ -6,6 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import { callCli, McpErrorsError } from './engine.js';
 import { provideNodeSource } from './node-source.js';
+import { runProxy } from './proxy.js';
 
 provideNodeSource();
 
@@ -17,6 +18,10 @@ function failedLine(e: unknown, number: number): string {
 }
 
 function run(): void {
+  if (process.argv[2] === 'proxy') {
+    runProxy(process.argv.slice(3));
+    return;
+  }
   let plan;
   try {
     plan = callCli((cli) => cli.start(process.argv.slice(2)));

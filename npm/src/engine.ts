@@ -6,11 +6,13 @@
 import { instantiate } from './generated/mcp-errors.js';
 import type * as Api from './generated/interfaces/mcp-errors-core-api.js';
 import type * as Cli from './generated/interfaces/mcp-errors-core-cli.js';
+import type * as Proxy from './generated/interfaces/mcp-errors-core-proxy.js';
 
 type ApiExports = typeof Api;
 type CliExports = typeof Cli;
+type ProxyExports = typeof Proxy;
 /** The component's exported interfaces. */
-interface Exports { api: ApiExports; cli: CliExports }
+interface Exports { api: ApiExports; cli: CliExports; proxy: ProxyExports }
 
 /** The kind of an error of mcp-errors itself. `not_ready`: the browser build was called before
  * `await ready()` finished compiling the component. */
@@ -108,6 +110,11 @@ export function call<T>(f: (api: ApiExports) => T): T {
 /** @internal `call` for the component's `cli` interface (the CLI's logic). */
 export function callCli<T>(f: (cli: CliExports) => T): T {
   return callExports((e) => f(e.cli));
+}
+
+/** @internal `call` for the component's `proxy` interface (the proxy's relay). */
+export function callProxy<T>(f: (proxy: ProxyExports) => T): T {
+  return callExports((e) => f(e.proxy));
 }
 
 function callExports<T>(f: (e: Exports) => T): T {

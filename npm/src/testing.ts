@@ -8,5 +8,6 @@ export {
   _injectTrapForTests as injectTrap,
   _useCoreModuleForTests as useCoreModule,
   call,
+  callProxy,
   instantiationCount,
 } from './engine.js';

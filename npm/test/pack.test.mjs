@@ -14,8 +14,8 @@ test('npm pack: small, complete, no sources or tests', () => {
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('test-dist/') || f.startsWith('node_modules/')), files.join(', '));
   // The component may be 160 KB gzipped (cargo xtask test checks it); the
-  // JavaScript around it about 60 KB more.
-  assert.ok(pack.size < 230_000, `packed size ${pack.size} bytes`);
+  // JavaScript around it about 70 KB more (the CLI's bundle carries the proxy).
+  assert.ok(pack.size < 240_000, `packed size ${pack.size} bytes`);
   // One module at run time per runtime (each file costs Node's loader about
   // 0.5 ms at import): Node's, Workers', browsers' and the CLI, nothing else.
   assert.deepEqual(files.filter((f) => f.endsWith('.js')).sort(), ['dist/browser.js', 'dist/cli.js', 'dist/index.js', 'dist/workerd.js']);

@@ -11,7 +11,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 const cli = process.env.MCP_ERRORS_CLI ?? fileURLToPath(new URL('../../target/debug/mcp-errors', import.meta.url));
 const server = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
-const skip = !existsSync(cli) && `the Rust CLI ${cli} is not built`;
+const nodeCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+// The native binary and `npx mcp-errors` (Node, through the component): one relay, two hosts.
+const hosts = [
+  { name: 'native', command: cli, pre: [] },
+  { name: 'node', command: process.execPath, pre: [nodeCli] },
+  // `python -m mcp_errors proxy` (wasmtime, through the component), when the package's
+  // virtualenv is given (`cargo xtask test` gives it).
+  ...(process.env.MCP_ERRORS_PYTHON ? [{ name: 'python', command: process.env.MCP_ERRORS_PYTHON, pre: ['-m', 'mcp_errors'] }] : []),
+];
+if (!existsSync(cli)) throw new Error(`the Rust CLI ${cli} is not built: run \`cargo build\` (cargo xtask test does)`);
 
 async function connect(command, args) {
   const client = new Client({ name: 'proxy-test', version: '1.0.0' });
@@ -19,10 +28,10 @@ async function connect(command, args) {
   return client;
 }
 
-test('server-everything through the proxy: the same as direct, progress, 1 MB, cancellation', { skip, timeout: 60_000 }, async (t) => {
+for (const host of hosts) test(`${host.name}: server-everything through the proxy: the same as direct, progress, 1 MB, cancellation`, { timeout: 60_000 }, async (t) => {
   const direct = await connect(process.execPath, [server, 'stdio']);
   t.after(() => direct.close());
-  const proxied = await connect(cli, ['proxy', '--', process.execPath, server, 'stdio']);
+  const proxied = await connect(host.command, [...host.pre, 'proxy', '--', process.execPath, server, 'stdio']);
   t.after(() => proxied.close());
 
   assert.deepEqual(await proxied.listTools(), await direct.listTools());

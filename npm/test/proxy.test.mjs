@@ -13,6 +13,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { parseResult } from '../dist/index.js';
 
 const cli = process.env.MCP_ERRORS_CLI ?? fileURLToPath(new URL('../../target/debug/mcp-errors', import.meta.url));
+const nodeCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+// Every test runs against each host of the one relay: the native binary and `npx mcp-errors`
+// (Node, through the component). The native binary is built by `cargo xtask test` first.
+const hosts = [
+  { name: 'native', command: cli, pre: [] },
+  { name: 'node', command: process.execPath, pre: [nodeCli] },
+  // `python -m mcp_errors proxy` (wasmtime, through the component), when the package's
+  // virtualenv is given (`cargo xtask test` gives it).
+  ...(process.env.MCP_ERRORS_PYTHON ? [{ name: 'python', command: process.env.MCP_ERRORS_PYTHON, pre: ['-m', 'mcp_errors'] }] : []),
+];
+if (!existsSync(cli)) throw new Error(`the Rust CLI ${cli} is not built: run \`cargo build\` (cargo xtask test does)`);
 const server = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
 
 async function connect(command, args) {
@@ -21,13 +32,14 @@ async function connect(command, args) {
   return client;
 }
 
-test('the proxy in front of server-filesystem: failures canonical, everything else as direct', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async (t) => {
+for (const host of hosts) {
+  test(`${host.name}: the proxy in front of server-filesystem: failures canonical, everything else as direct`, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-errors-proxy-'));
   writeFileSync(join(dir, 'notes.txt'), 'hello');
   const log = join(dir, 'proxy.log');
   const direct = await connect(process.execPath, [server, dir]);
   t.after(() => direct.close());
-  const proxied = await connect(cli, ['proxy', '--profile', 'canonical', '--log', log, '--', process.execPath, server, dir]);
+  const proxied = await connect(host.command, [...host.pre, 'proxy', '--profile', 'canonical', '--log', log, '--', process.execPath, server, dir]);
   t.after(() => proxied.close());
 
   // The tool list and a success: the same as over a direct connection.
@@ -63,30 +75,36 @@ test('the proxy in front of server-filesystem: failures canonical, everything el
   assert.equal(records[0].code, 'PERMISSION_DENIED');
   assert.equal(records[0].error_id, error.error_id);
 });
+}
 
-test('the proxy refuses bad options before it starts the server', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+for (const host of hosts) {
+  test(`${host.name}: the proxy refuses bad options before it starts the server`, async () => {
   const { spawnSync } = await import('node:child_process');
-  const r = spawnSync(cli, ['proxy', '--profile', 'tool-eror-v1', '--', process.execPath, '-e', 'process.exit(0)'], { encoding: 'utf8' });
+  const r = spawnSync(host.command, [...host.pre, 'proxy', '--profile', 'tool-eror-v1', '--', process.execPath, '-e', 'process.exit(0)'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown profile "tool-eror-v1"/);
-  const none = spawnSync(cli, ['proxy', '--profile', 'canonical'], { encoding: 'utf8' });
+  const none = spawnSync(host.command, [...host.pre, 'proxy', '--profile', 'canonical'], { encoding: 'utf8' });
   assert.equal(none.status, 2);
   assert.match(none.stderr, /no server command/);
 });
+}
 
-test('a server that dies mid-call: the client gets an error for the call in flight, and the exit status', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+for (const host of hosts) {
+  test(`${host.name}: a server that dies mid-call: the client gets an error for the call in flight, and the exit status`, async () => {
   const { spawnSync } = await import('node:child_process');
   // A "server" that reads one request and exits with 3 without answering.
   const script = 'process.stdin.once("data", () => process.exit(3));';
   const call = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'x' } });
-  const r = spawnSync(cli, ['proxy', '--', process.execPath, '-e', script], { input: `${call}\n`, encoding: 'utf8' });
+  const r = spawnSync(host.command, [...host.pre, 'proxy', '--', process.execPath, '-e', script], { input: `${call}\n`, encoding: 'utf8' });
   assert.equal(r.status, 3);
   const answer = JSON.parse(r.stdout.trim());
   assert.equal(answer.id, 5);
   assert.equal(answer.error.code, -32603);
 });
+}
 
-test('a 10 MB line passes the proxy byte for byte, both ways', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+for (const host of hosts) {
+  test(`${host.name}: a 10 MB line passes the proxy byte for byte, both ways`, async () => {
   const { spawnSync } = await import('node:child_process');
   // A "server" that answers each request with its params as the result (a success).
   const script = `const rl = require('node:readline').createInterface({ input: process.stdin });
@@ -94,20 +112,22 @@ rl.on('line', (l) => { const m = JSON.parse(l); process.stdout.write(JSON.string
   const message = 'y'.repeat(10 * 1024 * 1024);
   const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message } } });
   const direct = spawnSync(process.execPath, ['-e', script], { input: `${call}\n`, encoding: 'utf8', maxBuffer: 64 << 20 });
-  const proxied = spawnSync(cli, ['proxy', '--', process.execPath, '-e', script], { input: `${call}\n`, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const proxied = spawnSync(host.command, [...host.pre, 'proxy', '--', process.execPath, '-e', script], { input: `${call}\n`, encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.equal(proxied.status, 0, proxied.stderr);
   assert.ok(direct.stdout.length > 10 * 1024 * 1024);
   assert.equal(proxied.stdout, direct.stdout);
 });
+}
 
-test('a hung server: the call in flight is answered and the server stopped when the client goes', { skip: !existsSync(cli) && `the Rust CLI ${cli} is not built` }, async () => {
+for (const host of hosts) {
+  test(`${host.name}: a hung server: the call in flight is answered and the server stopped when the client goes`, async () => {
   const { spawn } = await import('node:child_process');
   const dir = mkdtempSync(join(tmpdir(), 'mcp-errors-hung-'));
   const pidFile = join(dir, 'server.pid');
   // A "server" that never answers, ignores its input closing and SIGTERM, and keeps running.
   const script = `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
 process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000);`;
-  const proxy = spawn(cli, ['proxy', '--', process.execPath, '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proxy = spawn(host.command, [...host.pre, 'proxy', '--', process.execPath, '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proxy.stdout.on('data', (d) => { out += d; });
@@ -133,3 +153,27 @@ process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end',
   assert.equal(answer.id, 9);
   assert.equal(answer.error.code, -32603);
 });
+}
+
+
+// The Node and Python hosts stop their server when they are stopped (the native one catches no
+// signal: README).
+for (const host of hosts.filter((h) => h.name !== 'native')) {
+  test(`${host.name}: stopped with SIGTERM, the proxy stops its server and exits`, async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-errors-term-'));
+    const pidFile = join(dir, 'server.pid');
+    // A server that exits on SIGTERM (the default) but never on its input closing.
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000);`;
+    const proxy = spawn(host.command, [...host.pre, 'proxy', '--', process.execPath, '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => proxy.on('exit', (code, signal) => resolve({ code, signal })));
+    for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 25));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    proxy.kill('SIGTERM');
+    const { code, signal } = await exited;
+    assert.equal(signal, null, 'the proxy exits by itself, after its server');
+    assert.equal(code, 1, 'the server was ended by a signal');
+    assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
+  });
+}

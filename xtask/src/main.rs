@@ -520,18 +520,23 @@ fn test() -> Result<()> {
         "rmcp_weather",
     ]))?;
     build_npm(&wasm)?;
-    step("Node tests: vectors, conversions, MCP SDK end to end, CLI parity, traps, pack");
-    run(npm().args(["test"]).env("MCP_ERRORS_TRAP_WASM", &trap).env(
-        "MCP_ERRORS_CLI",
-        root().join("target").join("debug").join("mcp-errors"),
-    ))?;
+    // The Python package too: the Node proxy tests run `python -m mcp_errors proxy` as well.
+    let python = python_env()?;
+    step("Node tests: vectors, conversions, MCP SDK end to end, CLI parity, traps, pack, the proxy in all three hosts");
+    run(npm()
+        .args(["test"])
+        .env("MCP_ERRORS_TRAP_WASM", &trap)
+        .env(
+            "MCP_ERRORS_CLI",
+            root().join("target").join("debug").join("mcp-errors"),
+        )
+        .env("MCP_ERRORS_PYTHON", &python))?;
     step("other runtimes: Node 22, Bun, Deno, Workers (wrangler dev), Chromium, and Go's digest");
     let runtimes = runtimes_env()?;
     run(Command::new("node")
         .arg(npm_dir().join("test/runtimes/run.mjs"))
         .arg(&runtimes)
         .current_dir(root()))?;
-    let python = python_env()?;
     let servers_python = python_servers_env()?;
     step("Python tests: vectors, conversions, MCP SDK end to end, CLI parity, threads, traps, the proxy in front of PyPI's servers");
     run(Command::new(&python)

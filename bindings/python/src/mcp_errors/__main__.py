@@ -1,5 +1,6 @@
 """`python -m mcp_errors classify|render|taxonomy|schema`: JSON lines in, one JSON
-line out per input line, byte for byte what the Rust and npm CLIs print.
+line out per input line, byte for byte what the Rust and npm CLIs print;
+`python -m mcp_errors proxy [options] -- COMMAND …` (`_proxy.py`).
 
 Only I/O lives here: what the arguments mean, the usage text and what each
 input line becomes are the core's (the component's `cli` interface). The one
@@ -59,6 +60,10 @@ def _named(text: str, program: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["proxy"]:
+        from ._proxy import run
+
+        return run(args[1:])
     program = _program()
     try:
         plan = ENGINE.call_cli("start", args)

@@ -23,6 +23,7 @@ from wasmtime.component._enter import enter_wasm
 
 _API = "mcp-errors:core/api@0.1.0"
 _CLI = _API.replace("/api@", "/cli@")
+_PROXY = _API.replace("/api@", "/proxy@")
 _WASM = Path(__file__).with_name("mcp_errors.wasm")
 
 
@@ -209,12 +210,16 @@ class _Fn:
                 lowered += 1
             space = ffi.wasmtime_component_val_t()
 
+            results = 0 if self.result is None else 1
+
             def run() -> Any:
                 return ffi.wasmtime_component_func_call(
-                    byref(self.func._func), store._context(), params, n, byref(space), 1
+                    byref(self.func._func), store._context(), params, n, byref(space), results
                 )
 
             enter_wasm(run)
+            if self.result is None:  # a function with no result (`proxy.close`)
+                return None
             if self.string_result or self.pair_result:
                 # result<string, error>, lifted here: wasmtime-py 50 deletes a
                 # result's boxed payload in place and never frees the box (48
@@ -246,8 +251,9 @@ class _Instance:
         instance = compiled.linker.instantiate(self.store, compiled.component)
         api = instance.get_export_index(self.store, _API)
         cli = instance.get_export_index(self.store, _CLI)
+        proxy = instance.get_export_index(self.store, _PROXY)
         self.fns: dict[str, _Fn] = {}
-        for iface, names in (
+        for iface, names, prefix in (
             (
                 api,
                 (
@@ -259,15 +265,18 @@ class _Instance:
                     "taxonomy",
                     "schema",
                 ),
+                "",
             ),
-            (cli, ("start", "line", "bad-line")),
+            (cli, ("start", "line", "bad-line"), ""),
+            # The proxy's relay: `proxy-start`, `proxy-from-client`, …
+            (proxy, ("start", "from-client", "from-server", "server-gone", "close"), "proxy-"),
         ):
             for name in names:
                 index = instance.get_export_index(self.store, name, iface) if iface is not None else None
                 func = instance.get_func(self.store, index) if index is not None else None
                 if func is None:
                     raise McpErrorsError("trap", f"the component has no `{name}` export")
-                self.fns[name] = _Fn(self.store, func)
+                self.fns[prefix + name] = _Fn(self.store, func)
 
 
 class Engine:

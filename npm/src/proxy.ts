@@ -1,0 +1,144 @@
+// `mcp-errors proxy` for Node (`npx mcp-errors proxy -- COMMAND …`): starts the
+// server, moves lines both ways through the core's relay (the component's `proxy`
+// interface), relays stderr, appends the log, and exits with the server's status.
+// Every decision (the arguments, the usage text, what each line becomes) is the
+// relay's, so this behaves as the native `mcp-errors proxy` does.
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import { callProxy } from './engine.js';
+
+/** How long a server has to exit after its input closes, and again after SIGTERM
+ * (together under the 2 s an MCP client gives the proxy itself). */
+const GRACE_MS = 1000;
+const TERM_GRACE_MS = 500;
+
+/** Split a stream into lines (without their `\n`), as buffers, handing each to `line`;
+ * `end` runs after the last one (a last line without a newline included). */
+function lines(stream: NodeJS.ReadableStream, line: (bytes: Buffer) => void, end: () => void): void {
+  let pending: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, nl);
+      line(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
+      pending = [];
+      start = nl + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  });
+  stream.on('end', () => {
+    if (pending.length > 0) line(Buffer.concat(pending));
+    end();
+  });
+}
+
+export function runProxy(args: string[]): void {
+  let plan;
+  try {
+    plan = callProxy((p) => p.start(args));
+  } catch (e) {
+    process.stderr.write(`mcp-errors proxy: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (plan.tag === 'finish') {
+    process.stdout.write(plan.val.stdout);
+    process.stderr.write(plan.val.stderr);
+    process.exitCode = plan.val.status;
+    return;
+  }
+  const { log, command } = plan.val;
+  if (log !== undefined) {
+    try {
+      appendFileSync(log, '');
+    } catch (e) {
+      process.stderr.write(`mcp-errors proxy: --log ${log}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 2;
+      return;
+    }
+  }
+  let relay = plan.val.relay;
+  /** A call into the relay; if the component fails (a trap drops its instance and the
+   * relay with it), the line passes unchanged and a fresh relay takes over. */
+  const through = <T>(f: (r: number) => T, unchanged: T): T => {
+    try {
+      return f(relay);
+    } catch (e) {
+      process.stderr.write(`mcp-errors proxy: ${e instanceof Error ? e.message : String(e)}; the line passed unchanged\n`);
+      try {
+        const again = callProxy((p) => p.start(args));
+        if (again.tag === 'run') relay = again.val.relay;
+      } catch { /* the next line tries again */ }
+      return unchanged;
+    }
+  };
+  const [program, ...programArgs] = command;
+  const server = spawn(program, programArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
+  let started = true;
+  server.on('error', (e) => {
+    started = false;
+    process.stderr.write(`mcp-errors proxy: starting ${program}: ${e.message}\n`);
+    process.exitCode = 127;
+    process.stdin.destroy();
+  });
+  server.stdin.on('error', () => { /* the server went away: its exit is handled below */ });
+
+  // Client → server.
+  lines(process.stdin, (bytes) => {
+    const out = isUtf8(bytes)
+      ? Buffer.from(through((r) => callProxy((p) => p.fromClient(r, bytes.toString('utf8'))), bytes.toString('utf8')), 'utf8')
+      : bytes;
+    if (server.stdin.writable) server.stdin.write(Buffer.concat([out, Buffer.from('\n')]));
+  }, () => {
+    // The client is done: close the server's input, and stop a server that stays.
+    server.stdin.end();
+    const term = setTimeout(() => {
+      process.stderr.write('mcp-errors proxy: the server did not exit when its input closed: stopping it\n');
+      server.kill('SIGTERM');
+      setTimeout(() => server.kill('SIGKILL'), TERM_GRACE_MS).unref();
+    }, GRACE_MS);
+    term.unref();
+  });
+
+  // Server → client.
+  lines(server.stdout, (bytes) => {
+    if (!isUtf8(bytes)) {
+      process.stdout.write(Buffer.concat([bytes, Buffer.from('\n')]));
+      return;
+    }
+    const text = bytes.toString('utf8');
+    const forward = through(
+      (r) => callProxy((p) => p.fromServer(r, text, new Date().toISOString(), randomBytes(4).toString('hex'))),
+      { line: text, log: undefined, warning: undefined },
+    );
+    if (forward.warning !== undefined) process.stderr.write(`mcp-errors proxy: ${forward.warning}\n`);
+    if (forward.log !== undefined && log !== undefined) {
+      try {
+        appendFileSync(log, `${forward.log}\n`);
+      } catch (e) {
+        process.stderr.write(`mcp-errors proxy: --log ${log}: ${e instanceof Error ? e.message : String(e)}\n`);
+      }
+    }
+    process.stdout.write(`${forward.line}\n`);
+  }, () => { /* the exit below answers what is left */ });
+
+  server.on('close', (code) => {
+    if (!started) return;
+    // The server is gone: every call in flight gets an answer.
+    for (const line of through((r) => callProxy((p) => p.serverGone(r)), [] as string[])) {
+      process.stdout.write(`${line}\n`);
+    }
+    through((r) => callProxy((p) => p.close(r)), undefined);
+    process.exitCode = code ?? 1;
+    process.stdin.destroy();
+  });
+  // Stopped from outside: stop the server too, then go.
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(sig, () => {
+      server.kill('SIGTERM');
+      setTimeout(() => server.kill('SIGKILL'), TERM_GRACE_MS).unref();
+    });
+  }
+}
