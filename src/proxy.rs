@@ -75,7 +75,7 @@ fn parse_args(args: &[String]) -> Result<(RenderOptions, Option<String>, Vec<Str
 /// `proxy` left out): run a relay in front of the command, or print and exit
 /// (`--help`; a usage error, status 2).
 pub enum Start {
-    Run(Run),
+    Run(Box<Run>),
     Finish(crate::cli::Finish),
 }
 
@@ -106,11 +106,11 @@ pub fn start(args: &[String]) -> Start {
             .map_err(|e| e.to_string())
     });
     match checked {
-        Ok((relay, log, command)) => Start::Run(Run {
+        Ok((relay, log, command)) => Start::Run(Box::new(Run {
             relay,
             log,
             command,
-        }),
+        })),
         Err(why) => finish(
             String::new(),
             format!("mcp-errors proxy: {why}\n{USAGE}"),

@@ -12,7 +12,14 @@ use mcp_errors::proxy::{self, Stamp};
 
 pub fn run(args: &[String]) -> ExitCode {
     let (relay, log_path, command) = match proxy::start(args) {
-        proxy::Start::Run(run) => (Arc::new(Mutex::new(run.relay)), run.log, run.command),
+        proxy::Start::Run(run) => {
+            let proxy::Run {
+                relay,
+                log,
+                command,
+            } = *run;
+            (Arc::new(Mutex::new(relay)), log, command)
+        }
         proxy::Start::Finish(f) => {
             print!("{}", f.stdout);
             eprint!("{}", f.stderr);

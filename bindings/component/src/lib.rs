@@ -116,15 +116,20 @@ impl exports::mcp_errors::core::proxy::Guest for Component {
                 status: f.status,
             }),
             mcp_errors::proxy::Start::Run(run) => {
+                let mcp_errors::proxy::Run {
+                    relay,
+                    log,
+                    command,
+                } = *run;
                 let handle = RELAYS.with(|r| {
                     let mut r = r.borrow_mut();
-                    r.push(Some(run.relay));
+                    r.push(Some(relay));
                     r.len() as u32
                 });
                 proxy::Plan::Run(proxy::Run {
                     relay: handle,
-                    log: run.log,
-                    command: run.command,
+                    log,
+                    command,
                 })
             }
         }
