@@ -8,6 +8,17 @@ import { appendFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { callProxy } from './engine.js';
+import { httpFlags, runHttpProxy } from './proxy-http.js';
+
+/** The Streamable HTTP form, which this host serves (proxy-http.ts). */
+const HTTP_USAGE = `
+This CLI (npm) also serves a remote server over Streamable HTTP:
+  mcp-errors proxy [options] --listen HOST:PORT --upstream URL
+Clients connect to http://HOST:PORT with the upstream URL's path; every
+request and response passes as it came (Authorization included, never logged),
+and failed tools/call answers are rewritten as above, in JSON bodies and in
+server-sent events alike.
+`;
 
 /** How long a server has to exit after its input closes, and again after SIGTERM
  * (together under the 2 s an MCP client gives the proxy itself). */
@@ -34,7 +45,18 @@ function lines(stream: NodeJS.ReadableStream, line: (bytes: Buffer) => void, end
   });
 }
 
-export function runProxy(args: string[]): void {
+export function runProxy(allArgs: string[]): void {
+  // Streamable HTTP (`--listen`, `--upstream`): this host's own transport.
+  const { rest: args, listen, upstream } = httpFlags(allArgs);
+  if (listen !== undefined || upstream !== undefined) {
+    if (listen === undefined || upstream === undefined || args.includes('--')) {
+      process.stderr.write('mcp-errors proxy: --listen HOST:PORT and --upstream URL go together, in place of -- COMMAND\n');
+      process.exitCode = 2;
+      return;
+    }
+    runHttpProxy(args, listen, upstream);
+    return;
+  }
   let plan;
   try {
     plan = callProxy((p) => p.start(args));
@@ -45,6 +67,8 @@ export function runProxy(args: string[]): void {
   }
   if (plan.tag === 'finish') {
     process.stdout.write(plan.val.stdout);
+    // This host's own transport, after the core's usage.
+    if (plan.val.status === 0 && plan.val.stdout !== '') process.stdout.write(HTTP_USAGE);
     process.stderr.write(plan.val.stderr);
     process.exitCode = plan.val.status;
     return;
