@@ -1,7 +1,10 @@
 // The latency `mcp-errors proxy` adds per call, against a direct connection in the same run:
 // the SDK client calling @modelcontextprotocol/server-filesystem over stdio, a success
-// (read_text_file) and a failure (a path outside the allowed directories), p50 and p99.
-// Run: cargo build --release && cd npm && node bench/proxy.mjs [calls]
+// (read_text_file) and a failure (a path outside the allowed directories), p50 and p99, and
+// calls per second, through each host: the native binary, `npx mcp-errors proxy` (Node) and,
+// when MCP_ERRORS_PYTHON names the package's Python, `python -m mcp_errors proxy`.
+// Run: cargo build --release && cargo xtask build && cd npm && npm run build &&
+//      MCP_ERRORS_PYTHON=../target/py-venv/bin/python node bench/proxy.mjs [calls]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,18 +39,25 @@ async function measure(client, params) {
   return { p50: pct(times, 0.5), p99: pct(times, 0.99), perSecond: calls / ((performance.now() - started) / 1000) };
 }
 
+const hosts = [
+  ['native', cli, []],
+  ['node', process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url))]],
+  ...(process.env.MCP_ERRORS_PYTHON ? [['python', process.env.MCP_ERRORS_PYTHON, ['-m', 'mcp_errors']]] : []),
+];
 const direct = await connect(process.execPath, [server, dir]);
-const proxied = await connect(cli, ['proxy', '--', process.execPath, server, dir]);
 const cases = {
   success: { name: 'read_text_file', arguments: { path: join(dir, 'notes.txt') } },
   failure: { name: 'read_text_file', arguments: { path: '/etc/hostname' } },
 };
 console.log(`node ${process.version}; ${calls} calls each, after 50 warm-up calls; ms per call`);
-for (const [label, params] of Object.entries(cases)) {
-  const d = await measure(direct, params);
-  const p = await measure(proxied, params);
-  console.log(`${label.padEnd(8)} direct p50 ${d.p50.toFixed(3)} p99 ${d.p99.toFixed(3)} (${d.perSecond.toFixed(0)} calls/s) | `
-    + `proxied p50 ${p.p50.toFixed(3)} p99 ${p.p99.toFixed(3)} (${p.perSecond.toFixed(0)} calls/s) | added p50 ${(p.p50 - d.p50).toFixed(3)}`);
+for (const [host, command, pre] of hosts) {
+  const proxied = await connect(command, [...pre, 'proxy', '--', process.execPath, server, dir]);
+  for (const [label, params] of Object.entries(cases)) {
+    const d = await measure(direct, params);
+    const p = await measure(proxied, params);
+    console.log(`${host.padEnd(6)} ${label.padEnd(8)} direct p50 ${d.p50.toFixed(3)} p99 ${d.p99.toFixed(3)} (${d.perSecond.toFixed(0)} calls/s) | `
+      + `proxied p50 ${p.p50.toFixed(3)} p99 ${p.p99.toFixed(3)} (${p.perSecond.toFixed(0)} calls/s) | added p50 ${(p.p50 - d.p50).toFixed(3)}`);
+  }
+  await proxied.close();
 }
 await direct.close();
-await proxied.close();
