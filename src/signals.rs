@@ -1039,13 +1039,16 @@ fn read_message(
             .next()
             .and_then(|n| n.trim_fast().parse::<i64>().ok())
         {
+            // In a result's text, −32602 is the SDKs' wrapping of an error
+            // a tool threw as "invalid params" (servers throw it for anything:
+            // a failed upstream call, a disabled tool): a catch-all there.
+            let strength = if n == -32602 {
+                WEAK
+            } else {
+                rpc_strength(n, MESSAGE_CODE)
+            };
             if let Some(c) = from_jsonrpc(n) {
-                g.push(
-                    c,
-                    rpc_strength(n, MESSAGE_CODE),
-                    depth,
-                    ev(format_args!("message jsonrpc {n}")),
-                );
+                g.push(c, strength, depth, ev(format_args!("message jsonrpc {n}")));
             }
         }
     }
