@@ -173,6 +173,7 @@ fn componentize(features: &[&str], variant: Option<&str>) -> Result<Vec<u8>> {
         .validate(true)
         .encode()
         .map_err(|e| format!("componentizing: {e:#}"))?;
+    let component = without_debug_sections(&component)?;
     let imports = component_imports(&component)?;
     if !imports.is_empty() {
         return Err(format!(
@@ -214,6 +215,53 @@ fn optimize(module_path: &Path) -> Result<Vec<u8>> {
         .arg(&out)
         .current_dir(root()))?;
     std::fs::read(&out).map_err(|e| format!("reading {}: {e}", out.display()).into())
+}
+
+/// The component without its outermost `component-name` and `producers`
+/// custom sections: names for debuggers and the tools that built it, which no
+/// host reads (2.9 KB, 1.3 KB gzipped, of the budget; BENCHMARKS.md).
+fn without_debug_sections(bytes: &[u8]) -> Result<Vec<u8>> {
+    use wasmparser::Payload;
+    let mut out = bytes[..8].to_vec();
+    let mut depth = 0usize;
+    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+        let payload = payload?;
+        match &payload {
+            Payload::Version { .. } => {
+                depth += 1;
+                continue;
+            }
+            Payload::End(_) => {
+                depth = depth.saturating_sub(1);
+                continue;
+            }
+            _ => {}
+        }
+        if depth != 1 {
+            continue;
+        }
+        // Outermost sections only (nested modules and components are inside
+        // their parent's section, copied whole with it).
+        if let Some((id, range)) = payload.as_section() {
+            let range = usize::try_from(range.start)?..usize::try_from(range.end)?;
+            let debug = matches!(&payload, Payload::CustomSection(c)
+                if c.name() == "component-name" || c.name() == "producers");
+            if !debug {
+                out.push(id);
+                let mut len = range.end - range.start;
+                loop {
+                    let byte = (len & 0x7f) as u8;
+                    len >>= 7;
+                    out.push(if len == 0 { byte } else { byte | 0x80 });
+                    if len == 0 {
+                        break;
+                    }
+                }
+                out.extend_from_slice(&bytes[range]);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The names of the component's own (outermost) imports. Nested components
