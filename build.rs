@@ -162,8 +162,33 @@ fn lexicon(codes: &[String]) -> String {
             Some(true) => 1,
         };
         for (phrase, w) in g["phrases"].as_object().expect("phrases") {
+            // A weight, or `{"weight", "source"}` for a phrase with a source of its own.
+            let w = match w {
+                serde_json::Value::Object(o) => {
+                    assert!(
+                        o["source"].as_str().is_some_and(|s| s.len() > 10),
+                        "{path}: {phrase}: a source"
+                    );
+                    &o["weight"]
+                }
+                _ => w,
+            };
             let w = w.as_u64().filter(|w| (1..=5).contains(w));
             let w = w.unwrap_or_else(|| panic!("{path}: {phrase}: weight 1 to 5"));
+            // A phrase in a script without spaces between words (Chinese,
+            // Japanese): matched anywhere in a word, as it is written.
+            if phrase.bytes().any(|b| b >= 0x80) {
+                assert!(
+                    !phrase.contains(' ')
+                        && phrase.len() >= 3
+                        && phrase
+                            .chars()
+                            .all(|c| !c.is_ascii() || c.is_ascii_lowercase() || c.is_ascii_digit()),
+                    "{path}: {phrase:?}: no spaces, no capitals"
+                );
+                phrases.push((phrase.clone(), code, w, retry));
+                continue;
+            }
             let (words, stem) = match phrase.strip_suffix('*') {
                 Some(p) => (p, true),
                 None => (phrase.as_str(), false),

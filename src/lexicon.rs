@@ -594,6 +594,20 @@ mod tests {
     }
 
     #[test]
+    fn a_phrase_in_a_script_without_spaces_matches_inside_a_word() {
+        // Zhipu's 1113: "insufficient balance or no resource package, please top up".
+        assert_eq!(
+            code_of("余额不足或无可用资源包,请充值。"),
+            Some(Code::QuotaExhausted)
+        );
+        // Joined to an ASCII word: "Authorization Token已过期" (token expired).
+        assert_eq!(
+            code_of("Authorization Token已过期"),
+            Some(Code::Unauthenticated)
+        );
+    }
+
+    #[test]
     fn a_status_s_own_reason_phrase_is_no_evidence() {
         // google-api-core's `Forbidden` class under a 403 restates the status;
         // the message's words decide.
