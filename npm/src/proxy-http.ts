@@ -179,8 +179,13 @@ export function runHttpProxy(args: string[], listen: string, upstream: string): 
     const where = typeof a === 'object' && a !== null ? `${a.address}:${a.port}` : listen;
     process.stderr.write(`mcp-errors proxy: listening on http://${where}, for ${target.href}\n`);
   });
+  // Stopped: open event streams end with the process.
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(sig, () => server.close(() => process.exit(0)));
+    process.on(sig, () => {
+      server.closeAllConnections();
+      server.close();
+      process.exit(0);
+    });
   }
 }
 
