@@ -389,9 +389,20 @@ pub(crate) fn read_node(
         read_code(code, status, node, depth, &ev, g);
     }
     if let Some(errno) = node.field("errno").and_then(as_i64) {
-        // libuv reports negated errno values (-104), Python positive ones (104).
+        // libuv reports negated errno values (-104), Python positive ones (104);
+        // Python's socket.gaierror carries getaddrinfo's EAI_* codes (glibc's
+        // netdb.h: -2 EAI_NONAME, -3 EAI_AGAIN, -5 EAI_NODATA), not errno.
+        let gai = str_of(node, "name").is_some_and(|n| n.ends_with("gaierror"));
         let abs = errno.checked_abs().unwrap_or(0);
-        if let Some(name) = ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s) {
+        let found = if gai {
+            [(2, "EAI_NONAME"), (3, "EAI_AGAIN"), (5, "EAI_NODATA")]
+                .iter()
+                .find(|(n, _)| *n == abs)
+                .map(|(_, s)| *s)
+        } else {
+            ERRNO.iter().find(|(n, _)| *n == abs).map(|(_, s)| *s)
+        };
+        if let Some(name) = found {
             if let Some(code) = SYS_CODES.get(name) {
                 let evidence = ev(format_args!("errno {errno} {name}"));
                 push_sys(g, name, code, SYS_CODE, depth, evidence);
@@ -781,7 +792,7 @@ fn read_numeric_code(
                 ev(format_args!("grpc {n} {}", GRPC_NAMES[n as usize])),
             );
         }
-    } else if Code::is_http_error_status(n) && status.is_none() {
+    } else if Code::is_http_error_status(n) && status.is_none_or(|s| (200..300).contains(&s)) {
         if g.http_status.is_none() {
             g.http_status = Some(n as u16);
         }
