@@ -113,7 +113,7 @@ fn gapped() -> &'static [(usize, &'static str, &'static str)] {
 fn find_gapped(words: &str, hits: &mut Vec<(usize, usize, usize)>) {
     for &(row, head, tail) in gapped() {
         let mut from = 0;
-        while let Some(at) = words[from..].find(head) {
+        while let Some(at) = crate::text::find(&words[from..], head) {
             let start = from + at;
             from = start + 1;
             let mut pos = start + head.len();
