@@ -500,6 +500,13 @@ fn rpc_error<'v>(e: &'v Map<'v>) -> Reading<'v> {
     r.rpc = rpc.filter(|&c| c != -32603);
     r.exact_message = true;
     r.message = message.map(Cow::Borrowed);
+    // A text in `data` says what failed, where the message may only name
+    // the code (the Ruby SDK's "Invalid params" with "Tool not found: …").
+    if let (Some(m), Some(d)) = (message, text(e, "data")) {
+        if !d.trim().is_empty() && !m.contains(d) {
+            r.message = Some(Cow::Owned([m, ": ", d].concat()));
+        }
+    }
     r.code = e.get("code").cloned();
     // The canonical profile's data: {code, retryable, retry_after_ms?, details?, error_id?}.
     let canonical = data.and_then(|d| {

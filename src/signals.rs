@@ -1834,12 +1834,6 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
             from += at + 1;
         }
     }
-    // "Failed to fetch API: 404": the status ends the text.
-    if let Some(i) = b.len().checked_sub(3).filter(|&i| b[..i].ends_with(b": ")) {
-        if let Some(n) = three(i) {
-            return Some(n);
-        }
-    }
     status_by_reason(m)
 }
 
@@ -1848,10 +1842,19 @@ pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
     REASONS.iter().any(|(s, p)| *s == status && *p == phrase)
 }
 
-/// A 4xx or 5xx number followed by its reason phrase, as in [`status_in_text`].
+/// A 4xx or 5xx number followed by its reason phrase, as in [`status_in_text`],
+/// or one that ends the text after a colon ("Failed to fetch API: 404").
 fn status_by_reason(m: &str) -> Option<u16> {
     let b = m.as_bytes();
     let three = |i: usize| status_digits(b, i);
+    if let Some(n) = b
+        .len()
+        .checked_sub(3)
+        .filter(|&i| b[..i].ends_with(b": "))
+        .and_then(three)
+    {
+        return Some(n);
+    }
     let mut from = 0;
     // A 4xx or 5xx status starts with 4 or 5: the bytes between are skipped a word at a time.
     while let Some(i) = crate::text::find_4_or_5(b, from) {
