@@ -608,14 +608,15 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
             }
             reading
         }
-        // A result without `isError` whose one block is a JSON object that
-        // says, by its own fields, that it failed: a server that forgot the
-        // flag (Notion's relays the API's error object as it came).
+        // A result not flagged `isError` (the flag missing, or `false`, the
+        // Python SDK's default for any returned value) whose one block says
+        // it failed: a JSON object that says so by its own fields (Notion's
+        // server relays the API's error object as it came), or a text that
+        // starts with "Error" ("Error: relation \"x\" does not exist").
         None if !is_error
             && failure.is_none()
-            && !(r.get("isError").is_none()
-                && blocks.len() == 1
-                && json_block.is_some_and(says_it_failed)) =>
+            && !(blocks.len() == 1
+                && (json_block.is_some_and(says_it_failed) || starts_with_error(blocks[0]))) =>
         {
             return Ok(None)
         }
@@ -638,6 +639,15 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
         tool_failure(&mut reading, f, opts);
     }
     Ok(Some(reading.finish(opts)))
+}
+
+/// Whether a text starts as an error message does: `Error: …`, `Error
+/// executing tool …`, `ERROR: …` (quoted or not).
+fn starts_with_error(t: &str) -> bool {
+    let t = t.trim_start().trim_start_matches('"');
+    ["Error:", "Error ", "ERROR:"]
+        .iter()
+        .any(|p| t.starts_with(p))
 }
 
 /// Whether an object says, by its own fields, that it is a failure: `ok` or

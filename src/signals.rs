@@ -964,7 +964,7 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<64> = crate::text::PhraseGroup
     ("error ", 10),
     ("returned ", 10),
     (", got ", 10),
-    ("failed: ", 10),
+    ("failed", 10),
     ("too many ", 10),
     ("the code: ", 10),
     ("with code ", 10),
@@ -1432,15 +1432,7 @@ fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<Stri
 /// `error_message`, `longMessage`, `msg`, `description`), compared without
 /// case, `_` or `-`.
 fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
-    const NAMES: [&str; 7] = [
-        "errormessage",
-        "longmessage",
-        "msg",
-        "errormsg",
-        "shortmessage",
-        "description",
-        "errordescription",
-    ];
+    const NAMES: [&str; 4] = ["errormessage", "longmessage", "msg", "description"];
     NAMES.iter().find_map(|want| {
         b.iter().find_map(|(k, v)| {
             let key = k.bytes().filter(|c| *c != b'_' && *c != b'-');
@@ -1808,8 +1800,9 @@ static STATUS_LEADS: &[&str] = &[
     "returned ",
     // cargo: "failed to get 200 response from `…`, got 502"
     ", got ",
-    // "API request failed: 401 {…}"
+    // "API request failed: 401 {…}", dbt's "API request failed (404) for GET …"
     "failed: ",
+    "failed (",
     // urllib3's ResponseError: "too many 500 error responses"
     "too many ",
     // "The Intercom API request failed with the code: 401", "failed with code 404"
@@ -2211,6 +2204,7 @@ mod tests {
             ("API request failed: 401 {\"error\": {}}", Some(401)),
             ("too many 500 error responses", Some(500)),
             ("Failed to fetch API: 404", Some(404)),
+            ("API request failed (404) for GET /api/v2/runs/", Some(404)),
             (
                 "The API request failed with the code: 401, after 3 attempts.",
                 Some(401),
