@@ -135,7 +135,8 @@ test('v1: an unknown tool is the SDK\'s own failure, in the profile; v2 answers 
   t.after(() => c1.close());
   const r = await c1.callTool({ name: 'nope', arguments: {} });
   assert.equal(r.isError, true);
-  assert.equal(json(r).code, 'INVALID_ARGUMENT');
+  // A tool that does not exist, reported in a result: NOT_FOUND, as Python's servers say it.
+  assert.equal(json(r).code, 'NOT_FOUND');
   assert.match(json(r).message, /Tool nope not found/);
   const v2 = withServerErrors(new McpServerV2({ name: 'b', version: '1.0.0' }), { format: 'json', logger: false });
   v2.registerTool('known', { inputSchema: {} }, async () => ({ content: [] }));

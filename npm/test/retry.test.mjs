@@ -235,7 +235,7 @@ test('v1 McpServer: an unknown tool is an isError result (-32602 in its text), r
   assert.equal(out.attempts, 1);
   assert.equal(out.result.isError, true);
   assert.equal(out.protocolError, undefined);
-  assert.equal(out.error.code, 'INVALID_ARGUMENT');
+  assert.equal(out.error.code, 'NOT_FOUND');
   assert.equal(out.error.retryable, false);
 });
 
