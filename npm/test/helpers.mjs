@@ -1,6 +1,22 @@
 // Shared by the Node tests.
 import { createServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The hosts of the one proxy relay, each as a command and the arguments before `proxy`: the
+ * native binary (built by `cargo xtask test` first), `npx mcp-errors` (Node, through the
+ * component) and, when the package's virtualenv is given (`cargo xtask test` gives it),
+ * `python -m mcp_errors` (wasmtime, through the component). */
+export function proxyHosts() {
+  const cli = process.env.MCP_ERRORS_CLI ?? fileURLToPath(new URL('../../target/debug/mcp-errors', import.meta.url));
+  if (!existsSync(cli)) throw new Error(`the Rust CLI ${cli} is not built: run \`cargo build\` (cargo xtask test does)`);
+  return [
+    { name: 'native', command: cli, pre: [] },
+    { name: 'node', command: process.execPath, pre: [fileURLToPath(new URL('../dist/cli.js', import.meta.url))] },
+    ...(process.env.MCP_ERRORS_PYTHON ? [{ name: 'python', command: process.env.MCP_ERRORS_PYTHON, pre: ['-m', 'mcp_errors'] }] : []),
+  ];
+}
 
 /** A port nothing listens on: bound, then released. */
 export async function closedPort() {

@@ -4,23 +4,13 @@
 // working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { proxyHosts } from './helpers.mjs';
 
-const cli = process.env.MCP_ERRORS_CLI ?? fileURLToPath(new URL('../../target/debug/mcp-errors', import.meta.url));
 const server = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
-const nodeCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-// The native binary and `npx mcp-errors` (Node, through the component): one relay, two hosts.
-const hosts = [
-  { name: 'native', command: cli, pre: [] },
-  { name: 'node', command: process.execPath, pre: [nodeCli] },
-  // `python -m mcp_errors proxy` (wasmtime, through the component), when the package's
-  // virtualenv is given (`cargo xtask test` gives it).
-  ...(process.env.MCP_ERRORS_PYTHON ? [{ name: 'python', command: process.env.MCP_ERRORS_PYTHON, pre: ['-m', 'mcp_errors'] }] : []),
-];
-if (!existsSync(cli)) throw new Error(`the Rust CLI ${cli} is not built: run \`cargo build\` (cargo xtask test does)`);
+const hosts = proxyHosts();
 
 async function connect(command, args) {
   const client = new Client({ name: 'proxy-test', version: '1.0.0' });

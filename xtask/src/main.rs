@@ -426,22 +426,28 @@ fn python_env() -> Result<PathBuf> {
     };
     if stale {
         step("installing the Python package and its test dependencies (pip)");
-        run(Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-c",
-            ])
+        run(pip_install(&python)
+            .arg("-c")
             .arg(&constraints)
             .arg("-e")
-            .arg(format!("{}[test]", python_package_dir().display()))
-            .current_dir(root()))?;
+            .arg(format!("{}[test]", python_package_dir().display())))?;
         std::fs::write(&marker, b"")?;
     }
     Ok(python)
+}
+
+/// `python -m pip install --quiet`, run at the root, for the caller's arguments.
+fn pip_install(python: &Path) -> Command {
+    let mut c = Command::new(python);
+    c.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ])
+    .current_dir(root());
+    c
 }
 
 /// A second virtualenv, target/py-servers-venv, for the MCP servers from PyPI that the proxy is
@@ -468,17 +474,7 @@ fn python_servers_env() -> Result<PathBuf> {
         .args(["-m", "venv"])
         .arg(&venv)
         .current_dir(root()))?;
-    run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-r",
-        ])
-        .arg(&requirements)
-        .current_dir(root()))?;
+    run(pip_install(&python).arg("-r").arg(&requirements))?;
     std::fs::write(&marker, &wanted)?;
     Ok(python)
 }
