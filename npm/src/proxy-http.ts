@@ -82,14 +82,7 @@ export function runHttpProxy(args: string[], listen: string, upstream: string): 
   const fromServer = (relay: number, text: string): string => {
     const f = through(() => callProxy((p) => p.fromServer(relay, text, new Date().toISOString(), randomBytes(4).toString('hex'))),
       { line: text, log: undefined, warning: undefined });
-    if (f.warning !== undefined) process.stderr.write(`mcp-errors proxy: ${f.warning}\n`);
-    if (f.log !== undefined && log !== undefined) {
-      try {
-        appendFileSync(log, `${f.log}\n`);
-      } catch (e) {
-        process.stderr.write(`mcp-errors proxy: --log ${log}: ${e instanceof Error ? e.message : String(e)}\n`);
-      }
-    }
+    report(f, log);
     return f.line;
   };
 
@@ -186,6 +179,19 @@ export function runHttpProxy(args: string[], listen: string, upstream: string): 
       server.close();
       process.exit(0);
     });
+  }
+}
+
+/** What a forwarded line says besides itself: its warning to stderr, its log record to the
+ * `--log` file (a failure to write is said on stderr, never thrown). */
+export function report(f: { log?: string; warning?: string }, log: string | undefined): void {
+  if (f.warning !== undefined) process.stderr.write(`mcp-errors proxy: ${f.warning}\n`);
+  if (f.log !== undefined && log !== undefined) {
+    try {
+      appendFileSync(log, `${f.log}\n`);
+    } catch (e) {
+      process.stderr.write(`mcp-errors proxy: --log ${log}: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
   }
 }
 

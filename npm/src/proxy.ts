@@ -8,7 +8,7 @@ import { appendFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { callProxy } from './engine.js';
-import { httpFlags, runHttpProxy } from './proxy-http.js';
+import { httpFlags, report, runHttpProxy } from './proxy-http.js';
 
 /** The Streamable HTTP form, which this host serves (proxy-http.ts). */
 const HTTP_USAGE = `
@@ -137,14 +137,7 @@ export function runProxy(allArgs: string[]): void {
       (r) => callProxy((p) => p.fromServer(r, text, new Date().toISOString(), randomBytes(4).toString('hex'))),
       { line: text, log: undefined, warning: undefined },
     );
-    if (forward.warning !== undefined) process.stderr.write(`mcp-errors proxy: ${forward.warning}\n`);
-    if (forward.log !== undefined && log !== undefined) {
-      try {
-        appendFileSync(log, `${forward.log}\n`);
-      } catch (e) {
-        process.stderr.write(`mcp-errors proxy: --log ${log}: ${e instanceof Error ? e.message : String(e)}\n`);
-      }
-    }
+    report(forward, log);
     process.stdout.write(`${forward.line}\n`);
   }, () => { /* the exit below answers what is left */ });
 
