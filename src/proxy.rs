@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::{Error, RenderOptions, SpecRevision, Target};
 
+/// `mcp-errors proxy --help`, and the tail of a usage error, in every host.
 pub const USAGE: &str = "\
 usage:
   mcp-errors proxy [--profile P] [--format F] [--mask] [--masked-message TEXT]
@@ -31,8 +32,8 @@ end, the server's input is closed; a server still running 1 s later gets
 SIGTERM, and SIGKILL 0.5 s after that.
 ";
 
-/// Options as the core's JSON options (`RenderOptions::from_json` checks
-/// them), the log file, and the server's command.
+/// The render options (read and checked by `render`'s own flag reader), the
+/// `--log` file, and the server's command.
 fn parse_args(args: &[String]) -> Result<(RenderOptions, Option<String>, Vec<String>), String> {
     let split = args
         .iter()
