@@ -288,7 +288,11 @@ const GENERIC_MAX: crate::gather::Strength = 50;
 /// code toward one the lexicon's `refine` allows.
 const TEXT_MAX: crate::gather::Strength = 40;
 const CATCH_ALL_MAX: crate::gather::Strength = 15;
-const TEXT_MARGIN: u32 = 3;
+/// The words need only outweigh the phrase's code: a rule's phrase is one
+/// match, read out of context ("not found" in "The server was not found or
+/// was not accessible"), where the lexicon read all of the text (3 until
+/// 2026-11-27).
+const TEXT_MARGIN: u32 = 1;
 
 /// The general reader's verdict (`lexicon.rs`) against the winning signal:
 /// it decides when nothing did, replaces a reading of the same text it
