@@ -371,10 +371,33 @@ fn signal_tables(codes: &[String]) -> String {
             "/// The providers whose knowledge `{table}` is (`{file}`).\n#[allow(dead_code)]\npub(crate) const {table}_PROVIDERS: &str = {:?};",
             providers.join(" ")
         );
-        let items: Vec<String> = match table {
-            "NAMES" | "DOTTED" => rows
+        let about = v["about"].as_str().unwrap_or("");
+        if KEYED_TABLES.contains(&table) {
+            // A keyed table: its keys as one text and their ends, its values,
+            // and its index's slots, so the component holds no pointer per row.
+            let keys: Vec<&str> = rows
                 .iter()
                 .map(|r| {
+                    source_of(r);
+                    r["key"]
+                        .as_str()
+                        .unwrap_or_else(|| panic!("{file}: key of {r}"))
+                })
+                .collect();
+            let mut ends = Vec::new();
+            let mut at = 0usize;
+            for k in &keys {
+                at += k.len();
+                ends.push(u16::try_from(at).expect("keys under 64 KiB").to_string());
+            }
+            // Class names weigh as their row says; every other key is a code.
+            let named = table == "NAMES" || table == "DOTTED";
+            let values: Vec<String> = rows
+                .iter()
+                .map(|r| {
+                    if !named {
+                        return code_of(r);
+                    }
                     let strength = r["strength"].as_str().unwrap_or("");
                     assert!(
                         [
@@ -388,84 +411,10 @@ fn signal_tables(codes: &[String]) -> String {
                         .contains(&strength),
                         "{file}: strength {strength:?}"
                     );
-                    format!("({}, {}, {strength})", str_of(r, "key"), code_of(r))
-                })
-                .collect(),
-            "TLS_CODES" | "TLS_MESSAGES" => rows.iter().map(|r| str_of(r, "key")).collect(),
-            "ERRNO" => rows
-                .iter()
-                .map(|r| {
-                    format!(
-                        "({}, {})",
-                        r["key"].as_i64().expect("errno"),
-                        str_of(r, "name")
-                    )
-                })
-                .collect(),
-            "REASONS" => rows
-                .iter()
-                .map(|r| {
-                    format!(
-                        "({}, {})",
-                        r["status"].as_u64().expect("status"),
-                        str_of(r, "phrase")
-                    )
-                })
-                .collect(),
-            _ => rows
-                .iter()
-                .map(|r| format!("({}, {})", str_of(r, "key"), code_of(r)))
-                .collect(),
-        };
-        let ty = match table {
-            "NAMES" | "DOTTED" => "&[(&str, Code, Strength)]".to_string(),
-            "TLS_CODES" => "&[&str]".to_string(),
-            "TLS_MESSAGES" => format!("[&str; {}]", rows.len()),
-            "ERRNO" => "&[(i64, &str)]".to_string(),
-            "REASONS" => "&[(u16, &str)]".to_string(),
-            _ => "&[(&str, Code)]".to_string(),
-        };
-        let kind = if table == "TLS_MESSAGES" {
-            "const"
-        } else {
-            "static"
-        };
-        let about = v["about"].as_str().unwrap_or("");
-        if KEYED_TABLES.contains(&table) {
-            // A keyed table: its keys as one text and their ends, its values,
-            // and its index's slots, so the component holds no pointer per row.
-            let keys: Vec<&str> = rows
-                .iter()
-                .map(|r| {
-                    r["key"]
-                        .as_str()
-                        .unwrap_or_else(|| panic!("{file}: key of {r}"))
+                    format!("({}, {strength})", code_of(r))
                 })
                 .collect();
-            let mut ends = Vec::new();
-            let mut at = 0usize;
-            for k in &keys {
-                at += k.len();
-                ends.push(u16::try_from(at).expect("keys under 64 KiB").to_string());
-            }
-            let values: Vec<String> = items
-                .iter()
-                .map(|i| {
-                    // `("key", Code::X[, STRENGTH])` → `Code::X` or `(Code::X, STRENGTH)`.
-                    let rest = i.split_once(", ").expect("a row").1;
-                    let rest = rest.strip_suffix(')').expect("a row");
-                    if rest.contains(", ") {
-                        format!("({rest})")
-                    } else {
-                        rest.to_string()
-                    }
-                })
-                .collect();
-            let value = if table == "NAMES" || table == "DOTTED" {
-                "(Code, Strength)"
-            } else {
-                "Code"
-            };
+            let value = if named { "(Code, Strength)" } else { "Code" };
             let mut slots_n = 8usize;
             while keys.len() * 4 > slots_n * 3 {
                 slots_n *= 2;
@@ -493,6 +442,47 @@ fn signal_tables(codes: &[String]) -> String {
                 values.join(", "),
             );
         } else {
+            // A plain table: its rows as a static (a constant array for the
+            // TLS phrases the message scan names one by one).
+            let (kind, ty, items): (&str, String, Vec<String>) = match table {
+                "TLS_CODES" => (
+                    "static",
+                    "&[&str]".into(),
+                    rows.iter().map(|r| str_of(r, "key")).collect(),
+                ),
+                "TLS_MESSAGES" => (
+                    "const",
+                    format!("[&str; {}]", rows.len()),
+                    rows.iter().map(|r| str_of(r, "key")).collect(),
+                ),
+                "ERRNO" => (
+                    "static",
+                    "&[(i64, &str)]".into(),
+                    rows.iter()
+                        .map(|r| {
+                            format!(
+                                "({}, {})",
+                                r["key"].as_i64().expect("errno"),
+                                str_of(r, "name")
+                            )
+                        })
+                        .collect(),
+                ),
+                "REASONS" => (
+                    "static",
+                    "&[(u16, &str)]".into(),
+                    rows.iter()
+                        .map(|r| {
+                            format!(
+                                "({}, {})",
+                                r["status"].as_u64().expect("status"),
+                                str_of(r, "phrase")
+                            )
+                        })
+                        .collect(),
+                ),
+                other => panic!("{file}: no table {other} in src/signals.rs"),
+            };
             let _ = writeln!(
                 out,
                 "/// {about} (`{file}`)\n{kind} {table}: {ty} = {}[{}];",
