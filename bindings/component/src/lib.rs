@@ -110,11 +110,7 @@ impl Guest for Component {
 impl exports::mcp_errors::core::proxy::Guest for Component {
     fn start(args: Vec<String>) -> proxy::Plan {
         match mcp_errors::proxy::start(&args) {
-            mcp_errors::proxy::Start::Finish(f) => proxy::Plan::Finish(cli::Finish {
-                stdout: f.stdout,
-                stderr: f.stderr,
-                status: f.status,
-            }),
+            mcp_errors::proxy::Start::Finish(f) => proxy::Plan::Finish(to_wit_finish(f)),
             mcp_errors::proxy::Start::Run(run) => {
                 let mcp_errors::proxy::Run {
                     relay,
@@ -189,14 +185,20 @@ fn with_relay<T>(relay: u32, f: impl FnOnce(&mut mcp_errors::proxy::Relay) -> T)
     })
 }
 
+/// What to print and the exit status, as the `cli` interface (and the proxy's
+/// `plan`) carry it.
+fn to_wit_finish(f: mcp_errors::cli::Finish) -> cli::Finish {
+    cli::Finish {
+        stdout: f.stdout,
+        stderr: f.stderr,
+        status: f.status,
+    }
+}
+
 impl exports::mcp_errors::core::cli::Guest for Component {
     fn start(args: Vec<String>) -> cli::Plan {
         match mcp_errors::cli::start(&args) {
-            mcp_errors::cli::Start::Finish(f) => cli::Plan::Finish(cli::Finish {
-                stdout: f.stdout,
-                stderr: f.stderr,
-                status: f.status,
-            }),
+            mcp_errors::cli::Start::Finish(f) => cli::Plan::Finish(to_wit_finish(f)),
             mcp_errors::cli::Start::Lines(c) => {
                 let text = c.text().to_string();
                 COMMAND.with(|cached| *cached.borrow_mut() = Some(c));
