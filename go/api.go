@@ -181,11 +181,21 @@ func unreadable(why string) *NormalizedError {
 // failure (SEP-3313).
 const ToolFailureMetaKey = "io.modelcontextprotocol/toolFailure"
 
+// mayBeAFailure is a text block the core reads even without isError: true: a
+// JSON object, or a text that starts as an error message does ("Error: …",
+// "Error executing …", "ERROR: …", quoted or not).
+func mayBeAFailure(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n\f\v\u0085\u00a0")
+	unquoted := strings.TrimLeft(t, `"`)
+	return strings.HasPrefix(t, "{") || strings.HasPrefix(unquoted, "Error:") ||
+		strings.HasPrefix(unquoted, "Error ") || strings.HasPrefix(unquoted, "ERROR:")
+}
+
 // surelyNotAnError answers a plain successful CallToolResult (or a JSON-RPC
 // response carrying one) without entering the core: no isError: true, no
-// structuredContent, no toolFailure, no text block holding a JSON object. The
-// core answers null for every result this accepts (as the npm and Python
-// hosts do).
+// structuredContent, no toolFailure, no text block the core may read as a
+// failure (mayBeAFailure). The core answers null for every result this
+// accepts (as the npm and Python hosts do).
 func surelyNotAnError(text []byte) bool {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(text, &top) != nil || top == nil {
@@ -224,7 +234,7 @@ func surelyNotAnError(text []byte) bool {
 	for _, block := range content {
 		var typ, txt string
 		if json.Unmarshal(block["type"], &typ) == nil && typ == "text" && json.Unmarshal(block["text"], &txt) == nil &&
-			strings.HasPrefix(strings.TrimLeft(txt, " \t\r\n\f\v\u0085\u00a0"), "{") {
+			mayBeAFailure(txt) {
 			return false
 		}
 	}

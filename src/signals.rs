@@ -1324,16 +1324,11 @@ fn read_body(
                 .or(Some(e)),
         );
     } else {
-        // A JSON-RPC error object given directly, or a bare {code, message}.
+        // A JSON-RPC error object given directly, or a bare {code, message}
+        // (a 2xx response's body may carry the HTTP status it means: QWeather's
+        // `{"code": "402"}`).
         if let Some(n) = b.field("code").and_then(as_i64) {
-            if let Some(c) = from_jsonrpc(n) {
-                g.push(
-                    c,
-                    rpc_strength(n, RPC_CODE),
-                    depth,
-                    ev(format_args!("jsonrpc {n}")),
-                );
-            }
+            read_numeric_code(n, status, b, depth, ev, g);
         }
         set_body_message(
             g,

@@ -12,12 +12,20 @@ export const TOOL_FAILURE_META_KEY = 'io.modelcontextprotocol/toolFailure';
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A text block the core reads even without `isError: true`: a JSON object (maybe one of
+ * this project's error objects, or one that says it failed), or a text that starts as an error
+ * message does (`Error: …`, `Error executing …`, `ERROR: …`, quoted or not). */
+const mayBeAFailure = (text: string): boolean => {
+  const t = text.trimStart();
+  const unquoted = t.replace(/^"+/, '');
+  return t.startsWith('{') || ['Error:', 'Error ', 'ERROR:'].some((p) => unquoted.startsWith(p));
+};
+
 /**
  * Whether a result is surely not an error, decided here without entering the component: a
  * `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, without a
- * `toolFailure`, without `structuredContent` and without a text block holding a JSON object
- * (any of which may be one of this project's error objects, which count even with
- * `isError: false`). The core answers `null` for every result this accepts.
+ * `toolFailure`, without `structuredContent` and without a text block the core reads as a
+ * possible failure (`mayBeAFailure`). The core answers `null` for every result this accepts.
  */
 export function surelyNotAnError(value: unknown): boolean {
   if (!isObject(value) || 'error' in value) return false;
@@ -28,7 +36,7 @@ export function surelyNotAnError(value: unknown): boolean {
   const content = result.content;
   if (!Array.isArray(content) || content.length > 16) return false;
   return content.every((b) => !(isObject(b) && b.type === 'text' && typeof b.text === 'string'
-    && b.text.trimStart().startsWith('{')));
+    && mayBeAFailure(b.text)));
 }
 
 /**

@@ -268,10 +268,19 @@ def parse_result_json(
     return None if out == "null" else out
 
 
+def _may_be_a_failure(text: str) -> bool:
+    """A text block the core reads even without `isError: true`: a JSON object, or a text that
+    starts as an error message does (`Error: …`, `Error executing …`, `ERROR: …`, quoted or not)."""
+    t = text.lstrip()
+    unquoted = t.lstrip('"')
+    return t.startswith("{") or unquoted.startswith(("Error:", "Error ", "ERROR:"))
+
+
 def _surely_not_an_error(value: Any) -> bool:
     """A `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, a
-    `toolFailure`, `structuredContent` or a text block holding a JSON object: the core answers
-    None for every result this accepts, so it is answered here without entering the component."""
+    `toolFailure`, `structuredContent` or a text block the core may read as a failure
+    (`_may_be_a_failure`): the core answers None for every result this accepts, so it is
+    answered here without entering the component."""
     if not isinstance(value, Mapping) or "error" in value:
         return False
     result = value.get("result") if ("jsonrpc" in value or "id" in value) else value
@@ -285,7 +294,7 @@ def _surely_not_an_error(value: Any) -> bool:
         return False
     return not any(
         isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)
-        and b["text"].lstrip().startswith("{")
+        and _may_be_a_failure(b["text"])
         for b in content
     )
 
