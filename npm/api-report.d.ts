@@ -246,9 +246,8 @@ export declare const TOOL_FAILURE_META_KEY = "io.modelcontextprotocol/toolFailur
 /**
  * Whether a result is surely not an error, decided here without entering the component: a
  * `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, without a
- * `toolFailure`, without `structuredContent` and without a text block holding a JSON object
- * (any of which may be one of this project's error objects, which count even with
- * `isError: false`). The core answers `null` for every result this accepts.
+ * `toolFailure`, without `structuredContent` and without a text block the core reads as a
+ * possible failure (`mayBeAFailure`). The core answers `null` for every result this accepts.
  */
 export declare function surelyNotAnError(value: unknown): boolean;
 /**
