@@ -10,6 +10,14 @@
 //! required). That answer is read with [`crate::parse_result`] and written
 //! again in the chosen profile, redacted, valid for the tool's declared
 //! output schema.
+//!
+//! With `--retry N`, a failed call whose error is retryable is sent to the
+//! server again (at most N more times) instead of being answered, when that
+//! is safe: a refusal before any work (a rate limit, a 429 or 503) for any
+//! tool, a failure that may have had effects (a timeout, a network error, an
+//! upstream failure) only for a tool `tools/list` declared read-only or
+//! idempotent. The host waits the delay the relay gives and calls
+//! [`Relay::resend`].
 
 use serde_json::{Map, Value};
 
@@ -20,21 +28,33 @@ pub const USAGE: &str = "\
 usage:
   mcp-errors proxy [--profile P] [--format F] [--mask] [--masked-message TEXT]
                    [--rules JSON] [--limits JSON] [--tool-failure] [--log FILE]
-                   -- COMMAND [ARGS...]
+                   [--retry N] -- COMMAND [ARGS...]
 
 Starts COMMAND, an MCP server on stdio, and relays every JSON-RPC message
 between it and the client on this process's stdin and stdout, unchanged,
 except the answers to tools/call that are failures: those are read with parse
 and written again in the chosen profile (default canonical), redacted, valid
 for the tool's output schema. --log appends each failure's log record (JSON
-lines) to FILE. The exit status is the server's. When the client closes its
+lines) to FILE. --retry N (1 to 10) calls a tool again after a retryable
+failure, up to N more times: after a refusal (rate limit, 429, 503) any tool,
+after a failure that may have had effects (timeout, network, upstream) a tool
+tools/list declares read-only or idempotent. It waits the stated delay (one
+over 30 s is not waited) or a jittered backoff from 0.5 s. The exit status is the server's. When the client closes its
 end, the server's input is closed; a server still running 1 s later gets
 SIGTERM, and SIGKILL 0.5 s after that.
 ";
 
-/// The render options (read and checked by `render`'s own flag reader), the
-/// `--log` file, and the server's command.
-fn parse_args(args: &[String]) -> Result<(RenderOptions, Option<String>, Vec<String>), String> {
+/// What `mcp-errors proxy`'s arguments say: the render options (read and
+/// checked by `render`'s own flag reader), the `--log` file, the most calls
+/// again after a failure (`--retry`), and the server's command.
+struct Args {
+    options: RenderOptions,
+    log: Option<String>,
+    retries: u32,
+    command: Vec<String>,
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
     let split = args
         .iter()
         .position(|a| a == "--")
@@ -43,18 +63,19 @@ fn parse_args(args: &[String]) -> Result<(RenderOptions, Option<String>, Vec<Str
     if command.is_empty() {
         return Err("no server command after --".into());
     }
-    // `--log FILE` is the proxy's own; the rest are `render`'s flags that
-    // make sense for every failure of a server (read by the CLI's reader).
+    // `--log FILE` and `--retry N` are the proxy's own; the rest are
+    // `render`'s flags that make sense for every failure of a server (read by
+    // the CLI's reader).
     let mut log = None;
+    let mut retries = 0;
     let mut render = Vec::new();
     let mut i = 0;
     while i < flags.len() {
         let flag = flags[i].as_str();
         let takes_value = match flag {
             "--mask" | "--tool-failure" => false,
-            "--profile" | "--format" | "--masked-message" | "--rules" | "--limits" | "--log" => {
-                true
-            }
+            "--profile" | "--format" | "--masked-message" | "--rules" | "--limits" | "--log"
+            | "--retry" => true,
             other => return Err(format!("unknown argument {}", crate::json::quoted(other))),
         };
         let value = flags.get(i + 1).filter(|_| takes_value);
@@ -63,13 +84,24 @@ fn parse_args(args: &[String]) -> Result<(RenderOptions, Option<String>, Vec<Str
         }
         match value {
             Some(v) if flag == "--log" => log = Some(v.clone()),
+            Some(v) if flag == "--retry" => {
+                retries = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_RETRIES).contains(n))
+                    .ok_or("--retry takes a whole number from 1 to 10")?;
+            }
             Some(v) => render.extend([flags[i].clone(), v.clone()]),
             None => render.push(flags[i].clone()),
         }
         i += 1 + usize::from(takes_value);
     }
-    let options = crate::cli::render_flags(&render)?;
-    Ok((options, log, command.to_vec()))
+    Ok(Args {
+        options: crate::cli::render_flags(&render)?,
+        log,
+        retries,
+        command: command.to_vec(),
+    })
 }
 
 /// What a host does with `mcp-errors proxy`'s arguments (the program name and
@@ -101,9 +133,9 @@ pub fn start(args: &[String]) -> Start {
     if args.iter().any(|a| a == "--help" || a == "-h") && !args.iter().any(|a| a == "--") {
         return finish(USAGE.to_string(), String::new(), 0);
     }
-    let checked = parse_args(args).and_then(|(options, log, command)| {
-        Relay::new(options)
-            .map(|relay| (relay, log, command))
+    let checked = parse_args(args).and_then(|a| {
+        Relay::new(a.options)
+            .map(|relay| (relay.with_retries(a.retries), a.log, a.command))
             .map_err(|e| e.to_string())
     });
     match checked {
@@ -126,40 +158,82 @@ const PROTOCOL_OWN: [i64; 5] = [-32700, -32600, -32601, -32602, -32042];
 /// A line longer than this is passed through unread.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
+/// The most calls again `--retry` allows.
+const MAX_RETRIES: u32 = 10;
+/// The longest stated delay the relay waits before calling again: a failure
+/// that asks for a longer wait is answered, with its delay.
+const MAX_RETRY_DELAY_MS: u64 = 30_000;
+/// The backoff's first ceiling and its largest, for a failure that states no
+/// delay: the wait after call n is a fraction of `min(MAX, BASE * 2^(n-1))`
+/// (full jitter, the fraction taken from the error id the host gave).
+const RETRY_BASE_MS: u64 = 500;
+const RETRY_MAX_BACKOFF_MS: u64 = 10_000;
+
 /// What a request the client sent is waiting for.
 #[derive(Debug, Clone)]
 enum Pending {
     Initialize,
     ListTools,
-    /// A call of the named tool, with the revision its request carried in
-    /// `_meta` (2026-07-28 requests carry theirs: no `initialize` precedes
-    /// them).
-    Call(String, Option<SpecRevision>),
+    Call(Call),
+}
+
+/// A `tools/call` in flight.
+#[derive(Debug, Clone)]
+struct Call {
+    tool: String,
+    /// The revision the request carried in `_meta` (2026-07-28 requests
+    /// carry theirs: no `initialize` precedes them).
+    spec: Option<SpecRevision>,
+    /// The request as the client sent it, kept to send again (`--retry` only).
+    request: Option<String>,
+    /// Calls made so far.
+    calls: u32,
+    /// Waiting for the host's timer to send it again.
+    waiting: bool,
+    /// The client cancelled it: never sent again.
+    cancelled: bool,
 }
 
 /// What a tool declared in `tools/list`.
 #[derive(Debug, Clone, Default)]
 struct Tool {
     output_schema: Option<String>,
+    /// `annotations.readOnlyHint` or `annotations.idempotentHint` is true:
+    /// calling it again after a failure that may have had effects is safe.
+    repeatable: bool,
 }
 
 /// A message to forward, and the log record of a failure it carried.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Forward {
-    /// The line to forward (without its line end).
-    pub line: String,
+    /// The line to forward (without its line end); `None` when the failed
+    /// call is sent again instead (see `retry`): nothing goes on now.
+    pub line: Option<String>,
     /// The failure's log record (JSON), when the line answered a failed call.
     pub log: Option<String>,
     /// Why the line was passed on unread (too long, not JSON), for stderr.
     pub warning: Option<String>,
+    /// The failed call is sent again: the host waits, then calls
+    /// [`Relay::resend`].
+    pub retry: Option<Retry>,
+}
+
+/// A failed call to send the server again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retry {
+    /// The request's id (its JSON text), for [`Relay::resend`].
+    pub id: String,
+    /// How long to wait first, in milliseconds.
+    pub delay_ms: u64,
 }
 
 impl Forward {
     fn unchanged(line: &str) -> Forward {
         Forward {
-            line: line.to_string(),
+            line: Some(line.to_string()),
             log: None,
             warning: None,
+            retry: None,
         }
     }
 }
@@ -185,6 +259,8 @@ pub struct Relay {
     /// What each tool declared, by name.
     tools: Vec<(String, Tool)>,
     spec: Option<SpecRevision>,
+    /// The most calls again after a failure (`--retry`; 0: none).
+    retries: u32,
 }
 
 impl Relay {
@@ -197,28 +273,43 @@ impl Relay {
             pending: Vec::new(),
             tools: Vec::new(),
             spec: None,
+            retries: 0,
         })
     }
 
+    /// The relay, calling a failed tool again at most `retries` more times
+    /// when that is safe (`--retry`).
+    pub fn with_retries(mut self, retries: u32) -> Relay {
+        self.retries = retries.min(MAX_RETRIES);
+        self
+    }
+
     /// A line from the client, for the server: forwarded unchanged; the
-    /// requests the relay answers for are remembered.
-    pub fn from_client(&mut self, line: &str) -> Forward {
+    /// requests the relay answers for are remembered, and a call the client
+    /// cancels is not sent again.
+    pub fn from_client(&mut self, line: &str) -> String {
         if line.len() > MAX_LINE_BYTES {
-            return too_long(line);
+            return line.to_string();
         }
         let Ok(Value::Object(m)) = crate::parse_json(line) else {
             // Batches, and anything that is not an object, pass untouched.
-            return Forward::unchanged(line);
+            return line.to_string();
         };
-        let (Some(id), Some(method)) = (m.get("id"), m.get("method").and_then(Value::as_str))
-        else {
-            return Forward::unchanged(line);
+        let method = m.get("method").and_then(Value::as_str);
+        let params = m.get("params");
+        if method == Some("notifications/cancelled") {
+            if let Some(id) = params.and_then(|p| p.get("requestId")) {
+                self.cancelled(&crate::json_text(id));
+            }
+            return line.to_string();
+        }
+        let (Some(id), Some(method)) = (m.get("id"), method) else {
+            return line.to_string();
         };
         let pending = match method {
             "initialize" => Some(Pending::Initialize),
             "tools/list" => Some(Pending::ListTools),
             "tools/call" => {
-                let params = m.get("params");
                 let spec = params
                     .and_then(|p| p.get("_meta"))
                     .and_then(|meta| meta.get("io.modelcontextprotocol/protocolVersion"))
@@ -227,7 +318,16 @@ impl Relay {
                 params
                     .and_then(|p| p.get("name"))
                     .and_then(Value::as_str)
-                    .map(|n| Pending::Call(n.to_string(), spec))
+                    .map(|n| {
+                        Pending::Call(Call {
+                            tool: n.to_string(),
+                            spec,
+                            request: (self.retries > 0).then(|| line.to_string()),
+                            calls: 1,
+                            waiting: false,
+                            cancelled: false,
+                        })
+                    })
             }
             _ => None,
         };
@@ -236,7 +336,36 @@ impl Relay {
             self.pending.retain(|(k, _)| *k != id);
             self.pending.push((id, p));
         }
-        Forward::unchanged(line)
+        line.to_string()
+    }
+
+    /// The client cancelled request `id`: a call waiting to be sent again is
+    /// dropped (the client expects no answer), one at the server is never
+    /// sent again.
+    fn cancelled(&mut self, id: &str) {
+        let Some(at) = self.pending.iter().position(|(k, _)| k == id) else {
+            return;
+        };
+        if let Pending::Call(call) = &mut self.pending[at].1 {
+            if call.waiting {
+                self.pending.remove(at);
+            } else {
+                call.cancelled = true;
+            }
+        }
+    }
+
+    /// The host's timer for call `id` (a [`Retry`]'s) ran out: the request to
+    /// send the server again, or `None` when there is none any more (the
+    /// client cancelled it, the server is gone).
+    pub fn resend(&mut self, id: &str) -> Option<String> {
+        let call = self.pending.iter_mut().find_map(|(k, p)| match p {
+            Pending::Call(call) if k == id && call.waiting => Some(call),
+            _ => None,
+        })?;
+        call.waiting = false;
+        call.calls += 1;
+        call.request.clone()
     }
 
     /// A line from the server, for the client: unchanged, unless it answers a
@@ -255,7 +384,11 @@ impl Relay {
             return Forward::unchanged(line);
         };
         let id_text = crate::json_text(id);
-        let Some(at) = self.pending.iter().position(|(k, _)| *k == id_text) else {
+        let Some(at) = self
+            .pending
+            .iter()
+            .position(|(k, p)| *k == id_text && !matches!(p, Pending::Call(c) if c.waiting))
+        else {
             return Forward::unchanged(line);
         };
         let (_, pending) = self.pending.remove(at);
@@ -272,7 +405,7 @@ impl Relay {
                 self.learn_tools(&m);
                 Forward::unchanged(line)
             }
-            Pending::Call(tool, spec) => {
+            Pending::Call(call) => {
                 let failed = match (m.get("result"), m.get("error")) {
                     (Some(r), _) => r.get("isError") == Some(&Value::Bool(true)),
                     (None, Some(e)) => !e
@@ -284,7 +417,7 @@ impl Relay {
                 if !failed {
                     return Forward::unchanged(line);
                 }
-                self.rewrite(line, id, &tool, spec, stamp())
+                self.rewrite(line, id, id_text, call, stamp())
                     .unwrap_or_else(|| Forward::unchanged(line))
             }
         }
@@ -317,18 +450,32 @@ impl Relay {
                 .get("outputSchema")
                 .filter(|s| s.is_object())
                 .map(crate::json_text);
+            let hint = |h: &str| {
+                t.get("annotations")
+                    .and_then(|a| a.get(h))
+                    .and_then(Value::as_bool)
+                    == Some(true)
+            };
+            let repeatable = hint("readOnlyHint") || hint("idempotentHint");
             self.tools.retain(|(k, _)| k != name);
-            self.tools.push((name.to_string(), Tool { output_schema }));
+            self.tools.push((
+                name.to_string(),
+                Tool {
+                    output_schema,
+                    repeatable,
+                },
+            ));
         }
     }
 
-    /// The failed call's answer, read and written again as a tool result.
+    /// The failed call's answer, read and written again as a tool result;
+    /// or, with `--retry`, the call sent again when that is safe.
     fn rewrite(
-        &self,
+        &mut self,
         line: &str,
         id: &Value,
-        tool: &str,
-        spec: Option<SpecRevision>,
+        id_text: String,
+        call: Call,
         stamp: Stamp,
     ) -> Option<Forward> {
         let opts = crate::ClassifyOptions {
@@ -341,27 +488,30 @@ impl Relay {
         if self.options.mask {
             error.expected = false;
         }
+        let tool = self.tools.iter().find(|(k, _)| *k == call.tool).map(|(_, t)| t);
         let mut options = self.options.clone();
-        options.tool_name.get_or_insert_with(|| tool.to_string());
+        options.tool_name.get_or_insert_with(|| call.tool.clone());
         if stamp.now.is_some() {
             options.now = stamp.now;
         }
+        let delay = self.retry_delay(&call, tool, &mut error, stamp.error_id.as_deref());
         if stamp.error_id.is_some() {
             options.error_id = stamp.error_id;
         }
-        if let Some(spec) = spec.or(self.spec) {
+        if let Some(spec) = call.spec.or(self.spec) {
             options.spec = spec;
         }
-        if let Some(schema) = self
-            .tools
-            .iter()
-            .find(|(k, _)| k == tool)
-            .and_then(|(_, t)| t.output_schema.clone())
-        {
+        if let Some(schema) = tool.and_then(|t| t.output_schema.clone()) {
             options.output_schema = Some(schema);
         }
-        options.target = Target::ToolResult;
-        let result = crate::render(&error, &options).ok()?;
+        // The result, unless the call is sent again; the log record either way.
+        let result = match delay {
+            Some(_) => None,
+            None => {
+                options.target = Target::ToolResult;
+                Some(crate::render(&error, &options).ok()?)
+            }
+        };
         let log = crate::render(
             &error,
             &RenderOptions {
@@ -370,25 +520,101 @@ impl Relay {
             },
         )
         .ok();
+        let Some(result) = result else {
+            // Sent again after the wait: nothing goes to the client now.
+            let delay_ms = delay.unwrap_or(0);
+            self.pending.push((
+                id_text.clone(),
+                Pending::Call(Call {
+                    waiting: true,
+                    ..call
+                }),
+            ));
+            return Some(Forward {
+                line: None,
+                log,
+                warning: None,
+                retry: Some(Retry {
+                    id: id_text,
+                    delay_ms,
+                }),
+            });
+        };
         Some(Forward {
-            line: format!(
+            line: Some(format!(
                 "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{result}}}",
                 crate::json_text(id)
-            ),
+            )),
             log,
             warning: None,
+            retry: None,
         })
     }
+
+    /// With `--retry`: how long to wait before sending the failed call again,
+    /// or `None` to answer it now; the evidence says why either way.
+    fn retry_delay(
+        &self,
+        call: &Call,
+        tool: Option<&Tool>,
+        error: &mut crate::Normalized,
+        error_id: Option<&str>,
+    ) -> Option<u64> {
+        if self.retries == 0 || !error.retryable || call.cancelled || call.request.is_none() {
+            return None;
+        }
+        let refused = !crate::contract::MAY_HAVE_HAD_EFFECTS.contains(&error.code.name())
+            || (error.code == crate::Code::Unavailable
+                && error
+                    .http_status
+                    .is_some_and(|s| crate::contract::REFUSAL_STATUSES.contains(&s)));
+        let decided = if !refused && !tool.is_some_and(|t| t.repeatable) {
+            Err("it may have had effects, and tools/list did not declare the tool read-only or idempotent")
+        } else if call.calls > self.retries {
+            Err("--retry's calls are made")
+        } else {
+            match error.retry_after_ms {
+                Some(ms) if ms > MAX_RETRY_DELAY_MS => Err("the stated delay is over 30 s"),
+                Some(ms) => Ok(ms),
+                None => {
+                    let ceiling =
+                        RETRY_MAX_BACKOFF_MS.min(RETRY_BASE_MS << (call.calls - 1).min(16));
+                    Ok(ceiling * u64::from(jitter(error_id.unwrap_or(""))) / 0x1_0000)
+                }
+            }
+        };
+        error.evidence.push(match decided {
+            Ok(delay) => format!(
+                "proxy: call {} failed; called again after {delay} ms: {}",
+                call.calls,
+                if refused {
+                    "refused before any work"
+                } else {
+                    "the tool is read-only or idempotent"
+                }
+            ),
+            Err(why) => format!("proxy: not called again: {why}"),
+        });
+        decided.ok()
+    }
+}
+
+/// The numerator of a fraction in [0, 1) over 65 536, from the error id the
+/// host gave the failure (random in every host): FNV-1a, folded to 16 bits.
+fn jitter(error_id: &str) -> u32 {
+    let hash = error_id
+        .bytes()
+        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    (hash ^ (hash >> 16)) & 0xffff
 }
 
 fn too_long(line: &str) -> Forward {
     Forward {
-        line: line.to_string(),
-        log: None,
         warning: Some(format!(
             "a message of {} bytes passed unread (over {MAX_LINE_BYTES})",
             line.len()
         )),
+        ..Forward::unchanged(line)
     }
 }
 
@@ -411,10 +637,10 @@ mod tests {
     fn a_failed_call_is_rewritten_and_everything_else_passes_byte_for_byte() {
         let mut r = relay();
         let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/etc/x"}}}"#;
-        assert_eq!(r.from_client(call).line, call);
+        assert_eq!(r.from_client(call), call);
         let failed = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Error: Access denied - path outside allowed directories: /etc/x not in /tmp"}],"isError":true}}"#;
         let out = r.from_server(failed, stamp);
-        let v: Value = serde_json::from_str(&out.line).unwrap();
+        let v: Value = serde_json::from_str(out.line.as_deref().unwrap()).unwrap();
         assert_eq!(v["id"], 7);
         assert_eq!(v["result"]["isError"], true);
         assert_eq!(
@@ -437,7 +663,7 @@ mod tests {
             r#"[{"jsonrpc":"2.0","id":9,"result":{}}]"#,
             "not json",
         ] {
-            assert_eq!(r.from_server(line, stamp).line, line);
+            assert_eq!(r.from_server(line, stamp).line.as_deref(), Some(line));
         }
     }
 
@@ -447,12 +673,12 @@ mod tests {
         r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}}"#);
         let unknown =
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: nope"}}"#;
-        assert_eq!(r.from_server(unknown, stamp).line, unknown);
+        assert_eq!(r.from_server(unknown, stamp).line.as_deref(), Some(unknown));
         r.from_client(
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}"#,
         );
         let crash = r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"search index: dial tcp 10.0.0.7:9200: connect: connection refused"}}"#;
-        let v: Value = serde_json::from_str(&r.from_server(crash, stamp).line).unwrap();
+        let v: Value = serde_json::from_str(r.from_server(crash, stamp).line.as_deref().unwrap()).unwrap();
         assert_eq!(v["result"]["isError"], true);
         assert_eq!(v["result"]["structuredContent"]["code"], "NETWORK_ERROR");
         assert_eq!(v["result"]["structuredContent"]["retryable"], true);
@@ -472,7 +698,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast"}}"#,
         );
         let failed = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"upstream returned 503"}],"isError":true}}"#;
-        let v: Value = serde_json::from_str(&r.from_server(failed, stamp).line).unwrap();
+        let v: Value = serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
         assert!(v["result"].get("structuredContent").is_none(), "{v}");
         assert_eq!(v["result"]["resultType"], "complete");
     }
@@ -486,12 +712,12 @@ mod tests {
         r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
         r.from_client(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"now","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
         let failed = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Invalid timezone: Mars/Olympus"}],"isError":true,"resultType":"complete"}}"#;
-        let v: Value = serde_json::from_str(&r.from_server(failed, stamp).line).unwrap();
+        let v: Value = serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
         assert_eq!(v["result"]["resultType"], "complete", "{v}");
         // A request without the envelope, as before: no resultType.
         r.from_client(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"now"}}"#);
         let failed = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Invalid timezone: Mars/Olympus"}],"isError":true}}"#;
-        let v: Value = serde_json::from_str(&r.from_server(failed, stamp).line).unwrap();
+        let v: Value = serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
         assert!(v["result"].get("resultType").is_none(), "{v}");
     }
 

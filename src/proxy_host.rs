@@ -4,7 +4,7 @@
 //! server's status. Every decision is the relay's.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -53,21 +53,25 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(127);
         }
     };
-    let (Some(mut to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
+    let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
         eprintln!("mcp-errors proxy: no pipes to the server");
         return ExitCode::FAILURE;
     };
     let child = Arc::new(Mutex::new(child));
+    // The server's input: the client's lines and the calls sent again
+    // (`--retry`) take turns, a line at a time; `None` once the client is done.
+    let to_server = Arc::new(Mutex::new(Some(to_server)));
     // Client → server, on its own thread. When the client is done, the
     // server's stdin is closed, and a server that does not exit is stopped
     // as the MCP specification's stdio shutdown says (SIGTERM, then SIGKILL).
     let client_relay = Arc::clone(&relay);
     let server = Arc::clone(&child);
+    let client_to_server = Arc::clone(&to_server);
     std::thread::spawn(move || {
-        move_lines(std::io::stdin().lock(), &mut to_server, |text| {
-            lock(&client_relay).from_client(text).line
+        move_lines(std::io::stdin().lock(), &mut ToServer(&client_to_server), |text| {
+            Some(lock(&client_relay).from_client(text))
         });
-        drop(to_server);
+        lock(&client_to_server).take();
         shut_down(&server);
     });
     // Server → client, here.
@@ -86,6 +90,17 @@ pub fn run(args: &[String]) -> ExitCode {
             if let Ok(mut f) = file.lock() {
                 let _ = writeln!(f, "{record}");
             }
+        }
+        if let Some(retry) = forward.retry {
+            // `--retry`: the call goes to the server again after the wait,
+            // unless the client cancelled it or the server went meanwhile.
+            let (relay, to_server) = (Arc::clone(&relay), Arc::clone(&to_server));
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(retry.delay_ms));
+                if let Some(line) = lock(&relay).resend(&retry.id) {
+                    let _ = ToServer(&to_server).write_all(format!("{line}\n").as_bytes());
+                }
+            });
         }
         forward.line
     });
@@ -146,19 +161,46 @@ fn shut_down(server: &Mutex<Child>) {
     let _ = lock(server).kill();
 }
 
+/// The server's shared input, one whole line per write.
+struct ToServer<'a>(&'a Mutex<Option<ChildStdin>>);
+
+impl Write for ToServer<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.write_all(buf).map(|()| buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match lock(self.0).as_mut() {
+            Some(stdin) => stdin.write_all(buf),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        lock(self.0).as_mut().map_or(Ok(()), Write::flush)
+    }
+}
+
 /// Lines from `input` to `output`, each through `relay` (a line that is not
-/// UTF-8 passes as it is), flushed one by one, until either side closes.
-fn move_lines(input: impl BufRead, output: &mut impl Write, mut relay: impl FnMut(&str) -> String) {
+/// UTF-8 passes as it is; `None` sends nothing), flushed one by one, until
+/// either side closes.
+fn move_lines(
+    input: impl BufRead,
+    output: &mut impl Write,
+    mut relay: impl FnMut(&str) -> Option<String>,
+) {
     for bytes in input.split(b'\n') {
         let Ok(bytes) = bytes else { break };
-        let line = match std::str::from_utf8(&bytes) {
-            Ok(text) => relay(text).into_bytes(),
+        let mut line = match std::str::from_utf8(&bytes) {
+            Ok(text) => match relay(text) {
+                Some(line) => line.into_bytes(),
+                None => continue,
+            },
             Err(_) => bytes,
         };
-        let sent = output
-            .write_all(&line)
-            .and_then(|()| output.write_all(b"\n"))
-            .and_then(|()| output.flush());
+        // One write per line: the server's input is shared (`ToServer`).
+        line.push(b'\n');
+        let sent = output.write_all(&line).and_then(|()| output.flush());
         if sent.is_err() {
             break;
         }

@@ -560,16 +560,14 @@ fn delay_field<'v>(v: &'v Value<'_>, depth: usize) -> Option<(&'v str, u64)> {
                     } else {
                         3
                     };
-                    let ms = match val {
-                        Value::Number(_) | Value::String(_) => {
-                            let text = match val {
-                                Value::String(s) => s.trim_fast().to_string(),
-                                other => other.to_serde().to_string(),
-                            };
-                            parse_decimal(&text, scale).or_else(|| parse_text_duration(&text))
-                        }
+                    let text = match val {
+                        Value::String(s) => Some(s.trim_fast().to_string()),
+                        Value::Number(n) => Some(n.to_string()),
                         _ => None,
                     };
+                    let ms = text.and_then(|text| {
+                        parse_decimal(&text, scale).or_else(|| parse_text_duration(&text))
+                    });
                     if let Some(ms) = ms {
                         return Some((k, ms));
                     }

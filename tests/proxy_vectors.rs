@@ -26,16 +26,25 @@ fn run(case: &Value) -> Value {
     };
     let mut events = Vec::new();
     for e in case["events"].as_array().unwrap() {
+        if e["from"] == "timer" {
+            // A `retry`'s wait is over.
+            let id = e["id"].as_str().unwrap();
+            events.push(json!({"line": run.relay.resend(id)}));
+            continue;
+        }
         let line = e["line"].as_str().unwrap();
         if e["from"] == "client" {
-            events.push(json!({"line": run.relay.from_client(line).line}));
+            events.push(json!({"line": run.relay.from_client(line)}));
         } else {
             let stamp = || Stamp {
                 now: e["now"].as_str().map(str::to_string),
                 error_id: e["error_id"].as_str().map(str::to_string),
             };
             let f = run.relay.from_server(line, stamp);
-            events.push(json!({"line": f.line, "log": f.log, "warning": f.warning}));
+            let retry = f
+                .retry
+                .map(|r| json!({"id": r.id, "delay_ms": r.delay_ms}));
+            events.push(json!({"line": f.line, "log": f.log, "warning": f.warning, "retry": retry}));
         }
     }
     let gone = if case["server_gone"] == true {

@@ -81,9 +81,10 @@ export function runHttpProxy(args: string[], listen: string, upstream: string): 
   /** A message from the upstream, through the relay: the text to send on. */
   const fromServer = (relay: number, text: string): string => {
     const f = through(() => callProxy((p) => p.fromServer(relay, text, new Date().toISOString(), randomBytes(4).toString('hex'))),
-      { line: text, log: undefined, warning: undefined });
+      { line: text, log: undefined, warning: undefined, retry: undefined });
     report(f, log);
-    return f.line;
+    // Without `--retry` (refused with --listen) every answer has its line.
+    return f.line ?? text;
   };
 
   const server = createServer((req, res) => {

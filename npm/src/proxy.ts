@@ -54,6 +54,13 @@ export function runProxy(allArgs: string[]): void {
       process.exitCode = 2;
       return;
     }
+    if (args.includes('--retry')) {
+      // Calling again means sending a request again on an HTTP exchange the client is waiting
+      // on; this host does it for a server on stdio only.
+      process.stderr.write('mcp-errors proxy: --retry works with a server on stdio (-- COMMAND), not with --listen\n');
+      process.exitCode = 2;
+      return;
+    }
     runHttpProxy(args, listen, upstream);
     return;
   }
@@ -135,10 +142,19 @@ export function runProxy(allArgs: string[]): void {
     const text = bytes.toString('utf8');
     const forward = through(
       (r) => callProxy((p) => p.fromServer(r, text, new Date().toISOString(), randomBytes(4).toString('hex'))),
-      { line: text, log: undefined, warning: undefined },
+      { line: text, log: undefined, warning: undefined, retry: undefined },
     );
     report(forward, log);
-    process.stdout.write(`${forward.line}\n`);
+    if (forward.line !== undefined) process.stdout.write(`${forward.line}\n`);
+    if (forward.retry !== undefined) {
+      // `--retry`: the call goes to the server again after the wait, unless the client
+      // cancelled it or the server went meanwhile (then the relay gives nothing).
+      const { id, delayMs } = forward.retry;
+      setTimeout(() => {
+        const again = through((r) => callProxy((p) => p.resend(r, id)), undefined);
+        if (again !== undefined && server.stdin.writable) server.stdin.write(`${again}\n`);
+      }, Number(delayMs)).unref();
+    }
   }, () => { /* the exit below answers what is left */ });
 
   server.on('close', (code) => {

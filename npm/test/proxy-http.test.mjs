@@ -105,4 +105,8 @@ test('node: --listen and --upstream go together, in place of a command', async (
   const bad = spawnSync(process.execPath, [nodeCli, 'proxy', '--profile', 'nope', '--listen', '127.0.0.1:0', '--upstream', 'http://127.0.0.1:9/mcp'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown profile "nope"/);
+  // Calling again is for a server on stdio: refused over HTTP, before listening.
+  const retry = spawnSync(process.execPath, [nodeCli, 'proxy', '--retry', '2', '--listen', '127.0.0.1:0', '--upstream', 'http://127.0.0.1:9/mcp'], { encoding: 'utf8' });
+  assert.equal(retry.status, 2);
+  assert.match(retry.stderr, /--retry works with a server on stdio/);
 });

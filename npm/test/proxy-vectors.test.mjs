@@ -14,9 +14,12 @@ function run(c) {
   if (plan.tag === 'finish') return { finish: plan.val };
   const { relay, log, command } = plan.val;
   const events = c.events.map((e) => {
+    // A `retry`'s wait is over: what the relay sends the server again.
+    if (e.from === 'timer') return { line: callProxy((p) => p.resend(relay, e.id)) ?? null };
     if (e.from === 'client') return { line: callProxy((p) => p.fromClient(relay, e.line)) };
     const f = callProxy((p) => p.fromServer(relay, e.line, e.now, e.error_id));
-    return { line: f.line, log: f.log ?? null, warning: f.warning ?? null };
+    const retry = f.retry === undefined ? null : { id: f.retry.id, delay_ms: Number(f.retry.delayMs) };
+    return { line: f.line ?? null, log: f.log ?? null, warning: f.warning ?? null, retry };
   });
   const gone = c.server_gone === true ? callProxy((p) => p.serverGone(relay)) : null;
   callProxy((p) => p.close(relay));
@@ -35,5 +38,6 @@ test('a handle that is not open passes every line unchanged', () => {
   assert.equal(callProxy((p) => p.fromClient(999, line)), line);
   const f = callProxy((p) => p.fromServer(0, line, undefined, undefined));
   assert.equal(f.line, line);
+  assert.equal(callProxy((p) => p.resend(3, '1')), undefined);
   assert.deepEqual(callProxy((p) => p.serverGone(12345)), []);
 });

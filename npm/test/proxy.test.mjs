@@ -167,3 +167,41 @@ process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {},
     assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
   });
 }
+
+for (const host of hosts) {
+  test(`${host.name}: --retry calls again what is safe to call again, and nothing else`, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-errors-retry-'));
+    const log = join(dir, 'proxy.log');
+    const flaky = fileURLToPath(new URL('./fixtures/flaky-server.mjs', import.meta.url));
+    const client = await connect(host.command, [...host.pre, 'proxy', '--retry', '2', '--log', log, '--', process.execPath, flaky]);
+    t.after(() => client.close());
+    await client.listTools(); // the proxy learns the annotations here
+    const counts = async () => JSON.parse((await client.callTool({ name: 'calls', arguments: {} })).content[0].text);
+
+    // A read-only tool's network errors: called again, and its third call answers.
+    const found = await client.callTool({ name: 'lookup', arguments: {} });
+    assert.equal(found.isError, undefined, JSON.stringify(found));
+    assert.equal(found.content[0].text, 'found after 3 calls');
+
+    // A tool neither read-only nor idempotent: a network error may have had effects, so it
+    // is answered at once.
+    const sent = await client.callTool({ name: 'send', arguments: {} });
+    assert.equal(parseResult(sent).code, 'NETWORK_ERROR');
+
+    // A rate limit refuses before any work: called again for any tool, up to --retry's 2.
+    const busy = await client.callTool({ name: 'busy', arguments: {} });
+    assert.equal(parseResult(busy).code, 'RATE_LIMITED');
+    assert.deepEqual(await counts(), { lookup: 3, send: 1, busy: 3 });
+
+    // The log says why, for each failure.
+    const evidence = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l).evidence.filter((e) => e.startsWith('proxy: ')));
+    assert.deepEqual(evidence.map((e) => e[0].replace(/after \d+ ms/, 'after N ms')), [
+      'proxy: call 1 failed; called again after N ms: the tool is read-only or idempotent',
+      'proxy: call 2 failed; called again after N ms: the tool is read-only or idempotent',
+      'proxy: not called again: it may have had effects, and tools/list did not declare the tool read-only or idempotent',
+      'proxy: call 1 failed; called again after N ms: refused before any work',
+      'proxy: call 2 failed; called again after N ms: refused before any work',
+      "proxy: not called again: --retry's calls are made",
+    ]);
+  });
+}

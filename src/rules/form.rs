@@ -379,8 +379,33 @@ fn err(id: &str, what: &str) -> String {
     if id.is_empty() {
         format!("rule: {what}")
     } else {
-        format!("rule {id:?}: {what}")
+        format!("rule {}: {what}", quote(id))
     }
+}
+
+/// `s` in double quotes for an error message, JSON-escaped (this file is
+/// also compiled into build.rs, which has no `crate::json`): `"` and `\`
+/// after a backslash, control characters as `\u00XX`, the rest as it is.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 => {
+                out.push_str("\\u00");
+                for shift in [4, 0] {
+                    out.push(char::from(b"0123456789abcdef"[(c as usize >> shift) & 15]));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `err` with a value in the text: `before`, the value (quoted, as JSON
@@ -389,7 +414,7 @@ fn err(id: &str, what: &str) -> String {
 #[inline(never)]
 fn err_with(id: &str, before: &str, value: &str, quoted: bool, after: &str) -> String {
     let value = if quoted {
-        format!("{value:?}")
+        quote(value)
     } else {
         value.to_string()
     };
@@ -778,7 +803,7 @@ pub fn parse_rule(
                         "row ",
                         key,
                         true,
-                        &format!(": unknown field {k:?}"),
+                        &format!(": unknown field {}", quote(k)),
                     ));
                 }
                 let key = if take == Take::Phrase {

@@ -191,6 +191,10 @@ fn componentize(features: &[&str], variant: Option<&str>) -> Result<Vec<u8>> {
 /// `-Oz` rather than `-O3` since 2026-11-27: 115 bytes gzipped smaller, for a
 /// few per cent more instructions per call (`renderJson` stays near 7.5 µs;
 /// BENCHMARKS.md), so the knowledge the verdict gained fits the budget.
+/// `--low-memory-unused` (since 2026-11-27, 543 bytes gzipped): Binaryen may
+/// fold address arithmetic into load and store offsets, which assumes no
+/// pointer below 1024; rustc's wasm32 layout puts the 1 MiB stack first,
+/// growing down from 1 MiB, so only an exhausted stack would reach there.
 /// Only the WebAssembly features rustc's default wasm32 target already uses
 /// are enabled, so the output runs wherever the input did. Custom sections
 /// (the component type wit-component reads) are kept.
@@ -201,6 +205,7 @@ fn optimize(module_path: &Path) -> Result<Vec<u8>> {
         .arg(npm_dir().join("node_modules/binaryen/bin/wasm-opt"))
         .arg(module_path)
         .args([
+            "--low-memory-unused",
             "-Oz",
             "--converge",
             "--enable-bulk-memory",

@@ -132,7 +132,7 @@ impl exports::mcp_errors::core::proxy::Guest for Component {
     }
 
     fn from_client(relay: u32, line: String) -> String {
-        with_relay(relay, |r| r.from_client(&line).line).unwrap_or(line)
+        with_relay(relay, |r| r.from_client(&line)).unwrap_or(line)
     }
 
     fn from_server(
@@ -147,13 +147,22 @@ impl exports::mcp_errors::core::proxy::Guest for Component {
                 line: f.line,
                 log: f.log,
                 warning: f.warning,
+                retry: f.retry.map(|r| proxy::Retry {
+                    id: r.id,
+                    delay_ms: r.delay_ms,
+                }),
             },
             None => proxy::Forward {
-                line,
+                line: Some(line),
                 log: None,
                 warning: None,
+                retry: None,
             },
         }
+    }
+
+    fn resend(relay: u32, id: String) -> Option<String> {
+        with_relay(relay, |r| r.resend(&id)).flatten()
     }
 
     fn server_gone(relay: u32) -> Vec<String> {

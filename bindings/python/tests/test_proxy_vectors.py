@@ -23,11 +23,15 @@ def _run(case: dict) -> dict:
         return {"finish": {"stdout": val.stdout, "stderr": val.stderr, "status": val.status}}
     events = []
     for e in case["events"]:
-        if e["from"] == "client":
+        if e["from"] == "timer":
+            # A `retry`'s wait is over: what the relay sends the server again.
+            events.append({"line": _call("resend", val.relay, e["id"])})
+        elif e["from"] == "client":
             events.append({"line": _call("from-client", val.relay, e["line"])})
         else:
             f = _call("from-server", val.relay, e["line"], e.get("now"), e.get("error_id"))
-            events.append({"line": f.line, "log": f.log, "warning": f.warning})
+            retry = None if f.retry is None else {"id": f.retry.id, "delay_ms": getattr(f.retry, "delay-ms")}
+            events.append({"line": f.line, "log": f.log, "warning": f.warning, "retry": retry})
     gone = _call("server-gone", val.relay) if case.get("server_gone") is True else None
     _call("close", val.relay)
     return {"log": val.log, "command": list(val.command), "events": events, "gone": gone}
@@ -43,4 +47,5 @@ def test_a_handle_that_is_not_open_passes_every_line_unchanged():
     line = '{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}'
     assert _call("from-client", 999, line) == line
     assert _call("from-server", 0, line, None, None).line == line
+    assert _call("resend", 3, "1") is None
     assert _call("server-gone", 12345) == []

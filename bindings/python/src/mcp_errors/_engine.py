@@ -269,7 +269,7 @@ class _Instance:
             ),
             (cli, ("start", "line", "bad-line"), ""),
             # The proxy's relay: `proxy-start`, `proxy-from-client`, …
-            (proxy, ("start", "from-client", "from-server", "server-gone", "close"), "proxy-"),
+            (proxy, ("start", "from-client", "from-server", "resend", "server-gone", "close"), "proxy-"),
         ):
             for name in names:
                 index = instance.get_export_index(self.store, name, iface) if iface is not None else None

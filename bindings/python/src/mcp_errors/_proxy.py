@@ -141,6 +141,17 @@ def run(args: list[str]) -> int:
     out = sys.stdout.buffer
     while True:
         who, line = events.get()
+        if who == "retry":
+            # `--retry`: a wait is over; the relay gives the call to send again, or nothing
+            # (the client cancelled it, the server is gone).
+            again = through("resend", None, (line or b"").decode("utf-8"))
+            if again is not None:
+                try:
+                    server.stdin.write(again.encode("utf-8") + b"\n")
+                    server.stdin.flush()
+                except (OSError, ValueError):
+                    pass  # the server went away: its end is read below
+            continue
         if who == "client":
             if line is None:
                 # The client is done: close the server's input, and stop a server that stays.
@@ -179,7 +190,14 @@ def run(args: list[str]) -> int:
             if f.log is not None and log is not None:
                 log.write(f.log.encode("utf-8") + b"\n")
                 log.flush()
-            out.write(f.line.encode("utf-8") + b"\n")
+            if f.line is not None:
+                out.write(f.line.encode("utf-8") + b"\n")
+            if f.retry is not None:
+                # wasmtime-py keeps the WIT field name `delay-ms`.
+                delay = getattr(f.retry, "delay-ms") / 1000
+                timer = threading.Timer(delay, events.put, args=(("retry", f.retry.id.encode("utf-8")),))
+                timer.daemon = True
+                timer.start()
         out.flush()
     # The server is gone: every call in flight gets an answer.
     for gone in through("server-gone", []):
