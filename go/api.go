@@ -182,13 +182,20 @@ func unreadable(why string) *NormalizedError {
 const ToolFailureMetaKey = "io.modelcontextprotocol/toolFailure"
 
 // mayBeAFailure is a text block the core reads even without isError: true: a
-// JSON object, or a text that starts as an error message does ("Error: …",
-// "Error executing …", "ERROR: …", quoted or not).
+// JSON object, or a text that starts as a failure does ("Error: …", "Failed
+// to …": the contract's failurePrefixes, quoted or not).
 func mayBeAFailure(text string) bool {
 	t := strings.TrimLeft(text, " \t\r\n\f\v\u0085\u00a0")
 	unquoted := strings.TrimLeft(t, `"`)
-	return strings.HasPrefix(t, "{") || strings.HasPrefix(unquoted, "Error:") ||
-		strings.HasPrefix(unquoted, "Error ") || strings.HasPrefix(unquoted, "ERROR:")
+	if strings.HasPrefix(t, "{") {
+		return true
+	}
+	for _, p := range failurePrefixes {
+		if strings.HasPrefix(unquoted, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // surelyNotAnError answers a plain successful CallToolResult (or a JSON-RPC

@@ -9,3 +9,7 @@ var mayHaveHadEffects = []Code{"TIMEOUT", "NETWORK_ERROR", "UPSTREAM_ERROR", "UN
 // refusalStatuses are the HTTP statuses that refuse a request before any
 // work: an UNAVAILABLE with one is retried for any tool.
 var refusalStatuses = []int{429, 503}
+
+// failurePrefixes are how a text block starts when it reports a failure
+// (quotes and white space aside): parsed even without isError.
+var failurePrefixes = []string{"Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed"}

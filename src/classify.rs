@@ -338,7 +338,16 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
             return Some(words_win(g, Code::RateLimited, strength, evidence, None));
         }
     }
-    let Some(v) = crate::lexicon::read(&words, g.http_status).filter(|v| v.decides()) else {
+    // Supporting words of a limit ("limit exceeded") decide beside a wait
+    // the error states ("try again in 4h"): a refusal that says when to
+    // come back is a limit (the wait then tells a rate limit from a quota).
+    let stated_wait = g.retry_after.is_some();
+    let Some(v) = crate::lexicon::read(&words, g.http_status).filter(|v| {
+        v.decides()
+            || (stated_wait
+                && v.weight > v.rival
+                && matches!(v.code, Code::RateLimited | Code::QuotaExhausted))
+    }) else {
         return winner;
     };
     // Words of a spent quota over a window of minutes: the rate limit stands.

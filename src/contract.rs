@@ -77,6 +77,20 @@ pub const NEVER_COPIED: [&str; 4] = ["stack", "traceback", "config", "request"];
 pub const MAY_HAVE_HAD_EFFECTS: [&str; 4] =
     ["TIMEOUT", "NETWORK_ERROR", "UPSTREAM_ERROR", "UNAVAILABLE"];
 
+/// How a text block starts when it reports a failure, quotes and leading
+/// white space aside: `parse` reads a result whose one block starts so as a
+/// failure even without `isError: true` (the Python SDK sends `false` for
+/// every value a tool returns), and the hosts' fast paths leave such a
+/// result to the core.
+pub const FAILURE_PREFIXES: [&str; 6] = [
+    "Error:",
+    "Error ",
+    "ERROR:",
+    "Failed to ",
+    "failed to ",
+    "Request failed",
+];
+
 /// HTTP statuses that refuse a request before any work (429 Too Many Requests,
 /// 503 Service Unavailable, RFC 9110 §15.6.4): an `UNAVAILABLE` with one of
 /// them is retried for any tool.

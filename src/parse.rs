@@ -612,7 +612,8 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
         // Python SDK's default for any returned value) whose one block says
         // it failed: a JSON object that says so by its own fields (Notion's
         // server relays the API's error object as it came), or a text that
-        // starts with "Error" ("Error: relation \"x\" does not exist").
+        // starts as a failure does ("Error: relation \"x\" does not exist",
+        // "Failed to create coupon: …").
         None if !is_error
             && failure.is_none()
             && !(blocks.len() == 1
@@ -642,10 +643,11 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
 }
 
 /// Whether a text starts as an error message does: `Error: …`, `Error
-/// executing tool …`, `ERROR: …` (quoted or not).
+/// executing tool …`, `ERROR: …`, `Failed to …`, `Request failed: …`
+/// (quoted or not; the contract's `FAILURE_PREFIXES`).
 fn starts_with_error(t: &str) -> bool {
     let t = t.trim_start().trim_start_matches('"');
-    ["Error:", "Error ", "ERROR:"]
+    crate::contract::FAILURE_PREFIXES
         .iter()
         .any(|p| t.starts_with(p))
 }

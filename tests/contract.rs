@@ -7,7 +7,7 @@
 
 use mcp_errors::contract::{
     CONVERT_MAX_DEPTH, CONVERT_MAX_ITEMS, CONVERT_MAX_STRING, HINTS, LIMITS, LIMIT_DOCS,
-    MAY_HAVE_HAD_EFFECTS, NEVER_COPIED, REFUSAL_STATUSES,
+    FAILURE_PREFIXES, MAY_HAVE_HAD_EFFECTS, NEVER_COPIED, REFUSAL_STATUSES,
 };
 use mcp_errors::{Category, Format, Profile, SpecRevision, Target, TABLE};
 
@@ -143,10 +143,13 @@ fn typescript() -> String {
          /** Failures that may have had effects: called again only for a read-only or idempotent tool, when its annotations are known. */\n\
          export const MAY_HAVE_HAD_EFFECTS = [{}] as const;\n\
          /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */\n\
-         export const REFUSAL_STATUSES = [{}] as const;\n",
+         export const REFUSAL_STATUSES = [{}] as const;\n\
+         /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */\n\
+         export const FAILURE_PREFIXES = [{}] as const;\n",
         quoted_list(&NEVER_COPIED, '\''),
         quoted_list(&MAY_HAVE_HAD_EFFECTS, '\''),
-        REFUSAL_STATUSES.map(|s| s.to_string()).join(", ")
+        REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
+        quoted_list(&FAILURE_PREFIXES, '\'')
     ));
     s
 }
@@ -206,10 +209,13 @@ fn python() -> String {
          #: Failures that may have had effects: called again only for a read-only or idempotent tool, when its annotations are known.\n\
          MAY_HAVE_HAD_EFFECTS = ({})\n\
          #: HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool.\n\
-         REFUSAL_STATUSES = ({})\n",
+         REFUSAL_STATUSES = ({})\n\
+         #: How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError.\n\
+         FAILURE_PREFIXES = ({})\n",
         quoted_list(&NEVER_COPIED, '"'),
         quoted_list(&MAY_HAVE_HAD_EFFECTS, '"'),
-        REFUSAL_STATUSES.map(|s| s.to_string()).join(", ")
+        REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
+        quoted_list(&FAILURE_PREFIXES, '"')
     ));
     s
 }
@@ -222,13 +228,17 @@ fn go() -> String {
          var mayHaveHadEffects = []Code{{{}}}\n\n\
          // refusalStatuses are the HTTP statuses that refuse a request before any\n\
          // work: an UNAVAILABLE with one is retried for any tool.\n\
-         var refusalStatuses = []int{{{}}}\n",
+         var refusalStatuses = []int{{{}}}\n\n\
+         // failurePrefixes are how a text block starts when it reports a failure\n\
+         // (quotes and white space aside): parsed even without isError.\n\
+         var failurePrefixes = []string{{{}}}\n",
         MAY_HAVE_HAD_EFFECTS
             .iter()
             .map(|c| format!("\"{c}\""))
             .collect::<Vec<_>>()
             .join(", "),
-        REFUSAL_STATUSES.map(|s| s.to_string()).join(", ")
+        REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
+        quoted_list(&FAILURE_PREFIXES, '"')
     )
 }
 

@@ -2,6 +2,7 @@
  * `parseResult`: a tool call's failure read back into the canonical error, and
  * `callToolWithRetry`'s verdict. Conversion only: the core decides.
  */
+import { FAILURE_PREFIXES } from './contract.js';
 import { McpErrorsError } from './engine.js';
 import { parseResultJson } from './api.js';
 import type { ClassifyOptions, NormalizedError } from './types.js';
@@ -18,7 +19,7 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 const mayBeAFailure = (text: string): boolean => {
   const t = text.trimStart();
   const unquoted = t.replace(/^"+/, '');
-  return t.startsWith('{') || ['Error:', 'Error ', 'ERROR:'].some((p) => unquoted.startsWith(p));
+  return t.startsWith('{') || FAILURE_PREFIXES.some((p) => unquoted.startsWith(p));
 };
 
 /**

@@ -31,6 +31,7 @@ import typing
 from types import SimpleNamespace
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
+from ._contract import FAILURE_PREFIXES as _FAILURE_PREFIXES
 from ._contract import LIMIT_NAMES as _LIMIT_NAMES
 from ._contract import Category, ErrorCode, Format, Profile, SpecRevision, Target
 from ._convert import ToolError, to_raw_error
@@ -270,10 +271,11 @@ def parse_result_json(
 
 def _may_be_a_failure(text: str) -> bool:
     """A text block the core reads even without `isError: true`: a JSON object, or a text that
-    starts as an error message does (`Error: …`, `Error executing …`, `ERROR: …`, quoted or not)."""
+    starts as a failure does (`Error: …`, `Failed to …`: the contract's `FAILURE_PREFIXES`,
+    quoted or not)."""
     t = text.lstrip()
     unquoted = t.lstrip('"')
-    return t.startswith("{") or unquoted.startswith(("Error:", "Error ", "ERROR:"))
+    return t.startswith("{") or unquoted.startswith(_FAILURE_PREFIXES)
 
 
 def _surely_not_an_error(value: Any) -> bool:
