@@ -161,7 +161,34 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
         }
     };
     let mut prev = Class::Other;
+    // A URL's query is parameters, not what happened
+    // ("?suspended=not_suspended"): skipped to the next white space. Its path
+    // is read ("…/billing", "…/guides/rate-limits").
+    let (mut in_url, mut in_query) = (false, false);
     for (i, &c) in chars.iter().enumerate() {
+        if c.is_whitespace() {
+            (in_url, in_query) = (false, false);
+        } else if in_query {
+            continue;
+        } else if in_url && c == '?' {
+            in_query = true;
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+            continue;
+        } else if prev == Class::Other
+            && (c == 'h' || c == 'H')
+            && ["http://", "https://"].iter().any(|scheme| {
+                scheme
+                    .chars()
+                    .zip(chars[i..].iter())
+                    .filter(|(a, b)| *a == b.to_ascii_lowercase())
+                    .count()
+                    == scheme.len()
+            })
+        {
+            in_url = true;
+        }
         if c == '\'' || c == '’' {
             continue;
         }

@@ -1823,9 +1823,18 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
     status_by_reason(m)
 }
 
-/// Whether `phrase` is the standard reason phrase of `status` ([`REASONS`]).
+/// Whether `phrase` is the standard reason phrase of `status` ([`REASONS`]),
+/// or whole words of it ("unprocessable" of "unprocessable entity", "server
+/// error" of "internal server error"): the status already said it.
 pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
-    REASONS.iter().any(|(s, p)| *s == status && *p == phrase)
+    REASONS.iter().any(|(s, p)| {
+        *s == status
+            && p.match_indices(phrase).any(|(at, _)| {
+                let end = at + phrase.len();
+                (at == 0 || p.as_bytes()[at - 1] == b' ')
+                    && (end == p.len() || p.as_bytes()[end] == b' ')
+            })
+    })
 }
 
 /// A 4xx or 5xx number followed by its reason phrase, as in [`status_in_text`],
