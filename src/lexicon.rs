@@ -176,18 +176,13 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
                 out.push(' ');
             }
             continue;
-        } else if prev == Class::Other
-            && (c == 'h' || c == 'H')
-            && ["http://", "https://"].iter().any(|scheme| {
-                scheme
-                    .chars()
-                    .zip(chars[i..].iter())
-                    .filter(|(a, b)| *a == b.to_ascii_lowercase())
-                    .count()
-                    == scheme.len()
-            })
-        {
-            in_url = true;
+        } else if !in_url && prev == Class::Other {
+            // A word that starts with `http` starts a URL (or names HTTP,
+            // which has no query).
+            in_url = matches!(
+                chars.get(i..i + 4),
+                Some(['h' | 'H', 't' | 'T', 't' | 'T', 'p' | 'P'])
+            );
         }
         if c == '\'' || c == '’' {
             continue;

@@ -35,11 +35,9 @@ between it and the client on this process's stdin and stdout, unchanged,
 except the answers to tools/call that are failures: those are read with parse
 and written again in the chosen profile (default canonical), redacted, valid
 for the tool's output schema. --log appends each failure's log record (JSON
-lines) to FILE. --retry N (1 to 10) calls a tool again after a retryable
-failure, up to N more times: after a refusal (rate limit, 429, 503) any tool,
-after a failure that may have had effects (timeout, network, upstream) a tool
-tools/list declares read-only or idempotent. It waits the stated delay (one
-over 30 s is not waited) or a jittered backoff from 0.5 s. The exit status is the server's. When the client closes its
+lines) to FILE. --retry N calls a failed tool again, up to N (1 to 10) more
+times, when that is safe: after a refusal (a rate limit), or for a tool
+declared read-only or idempotent. The exit status is the server's. When the client closes its
 end, the server's input is closed; a server still running 1 s later gets
 SIGTERM, and SIGKILL 0.5 s after that.
 ";
@@ -569,7 +567,7 @@ impl Relay {
                     .http_status
                     .is_some_and(|s| crate::contract::REFUSAL_STATUSES.contains(&s)));
         let decided = if !refused && !tool.is_some_and(|t| t.repeatable) {
-            Err("it may have had effects, and tools/list did not declare the tool read-only or idempotent")
+            Err("it may have had effects, and the tool is not read-only or idempotent")
         } else if call.calls > self.retries {
             Err("--retry's calls are made")
         } else {

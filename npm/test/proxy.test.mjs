@@ -198,7 +198,7 @@ for (const host of hosts) {
     assert.deepEqual(evidence.map((e) => e[0].replace(/after \d+ ms/, 'after N ms')), [
       'proxy: call 1 failed; called again after N ms: the tool is read-only or idempotent',
       'proxy: call 2 failed; called again after N ms: the tool is read-only or idempotent',
-      'proxy: not called again: it may have had effects, and tools/list did not declare the tool read-only or idempotent',
+      'proxy: not called again: it may have had effects, and the tool is not read-only or idempotent',
       'proxy: call 1 failed; called again after N ms: refused before any work',
       'proxy: call 2 failed; called again after N ms: refused before any work',
       "proxy: not called again: --retry's calls are made",
