@@ -547,7 +547,7 @@ fn compose_message(root: &Map<'_>, g: &Gathered, fallback: &str) -> String {
 /// CRLF (an Entra ID `error_description`).
 fn already_says(m: &str, b: &str) -> bool {
     crate::text::contains(m, b)
-        || (b.contains('\r') && crate::text::contains(m, &b.replace("\r\n", "\n")))
+        || (b.contains('\r') && crate::text::contains(m, &crate::text::split(b, "\r\n").join("\n")))
 }
 
 fn join_message(outer: &str, inner: &str) -> String {

@@ -103,7 +103,7 @@ fn gapped() -> &'static [(usize, &'static str, &'static str)] {
         rows()
             .iter()
             .enumerate()
-            .filter_map(|(row, r)| r.0.split_once(" _ ").map(|(h, t)| (row, h, t)))
+            .filter_map(|(row, r)| crate::text::split_once(r.0, " _ ").map(|(h, t)| (row, h, t)))
             .collect()
     })
 }
@@ -242,7 +242,8 @@ fn is_text_key(key: &str) -> bool {
         "tool", "suggest",
     ];
     let k = key.to_ascii_lowercase();
-    PARTS.iter().any(|p| k.contains(p)) && !NEVER.iter().any(|n| k.contains(n))
+    let has = |p: &&str| crate::text::contains(&k, p);
+    PARTS.iter().any(has) && !NEVER.iter().any(has)
 }
 
 /// Keys the reader does not descend into.
@@ -281,7 +282,9 @@ impl Words {
         let t = text.trim();
         let class = key.is_some_and(|k| {
             let k = k.to_ascii_lowercase();
-            k == "name" || k.contains("exception") || k.contains("class")
+            k == "name"
+                || crate::text::contains(&k, "exception")
+                || crate::text::contains(&k, "class")
         });
         let identifier =
             !class && !t.is_empty() && t.len() <= 64 && !t.contains(char::is_whitespace);
@@ -309,7 +312,7 @@ fn is_error_header(name: &str) -> bool {
         "grpc-status-details",
     ]
     .iter()
-    .any(|p| n.contains(p))
+    .any(|p| crate::text::contains(&n, p))
 }
 
 /// Gather the texts of a value: strings under text keys, every string of a

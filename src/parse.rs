@@ -503,7 +503,7 @@ fn rpc_error<'v>(e: &'v Map<'v>) -> Reading<'v> {
     // A text in `data` says what failed, where the message may only name
     // the code (the Ruby SDK's "Invalid params" with "Tool not found: …").
     if let (Some(m), Some(d)) = (message, text(e, "data")) {
-        if !d.trim().is_empty() && !m.contains(d) {
+        if !d.trim().is_empty() && !crate::text::contains(m, d) {
             r.message = Some(Cow::Owned([m, ": ", d].concat()));
         }
     }
@@ -693,8 +693,8 @@ struct Mirror<'v> {
 
 fn mirror(t: &str) -> Option<Mirror<'_>> {
     let body = t.strip_prefix("Error: ")?;
-    let (head, rest) = body.rsplit_once("\nRetryable: ")?;
-    let (retryable, delay) = match rest.split_once("\nError ID: ").map_or(rest, |(r, _)| r) {
+    let (head, rest) = crate::text::rsplit_once(body, "\nRetryable: ")?;
+    let (retryable, delay) = match crate::text::split_once(rest, "\nError ID: ").map_or(rest, |(r, _)| r) {
         "no" => (false, None),
         "yes" => (true, None),
         l => (
@@ -711,12 +711,11 @@ fn mirror(t: &str) -> Option<Mirror<'_>> {
         delay,
     };
     let mut head = head;
-    if let Some((before, list)) = head.rsplit_once("\nSuggestions:\n- ") {
-        m.suggestions = list.split("\n- ").map(str::to_string).collect();
+    if let Some((before, list)) = crate::text::rsplit_once(head, "\nSuggestions:\n- ") {
+        m.suggestions = crate::text::split(list, "\n- ").into_iter().map(str::to_string).collect();
         head = before;
     }
-    if let Some((_, tool)) = head
-        .rsplit_once("\nTool: ")
+    if let Some((_, tool)) = crate::text::rsplit_once(head, "\nTool: ")
         .filter(|(_, t)| !t.contains('\n'))
     {
         m.tool = Some(tool);
@@ -730,7 +729,7 @@ fn mirror(t: &str) -> Option<Mirror<'_>> {
 /// code, whether and when to retry, the tool and the suggestions.
 fn mirror_alone(t: &str) -> Option<Reading<'_>> {
     let m = mirror(t)?;
-    let (message, rest) = t.strip_prefix("Error: ")?.rsplit_once("\nCode: ")?;
+    let (message, rest) = crate::text::rsplit_once(t.strip_prefix("Error: ")?, "\nCode: ")?;
     let code = Code::from_name(rest.split('\n').next()?)?;
     let mut r = Reading::new("canonical text");
     r.own = true;
@@ -755,15 +754,13 @@ fn text_profile<'v>(t: &'v str) -> Option<Reading<'v>> {
     r.own = true;
     r.retryable = Some(retryable);
     let mut rest = rest;
-    if let Some((a, s)) = rest
-        .rsplit_once("\nSuggestions: ")
+    if let Some((a, s)) = crate::text::rsplit_once(rest, "\nSuggestions: ")
         .filter(|(_, s)| !s.contains('\n'))
     {
-        r.suggestions = s.split(", ").map(str::to_string).collect();
+        r.suggestions = crate::text::split(s, ", ").into_iter().map(str::to_string).collect();
         rest = a;
     }
-    if let Some((a, d)) = rest
-        .rsplit_once("\nDetails: ")
+    if let Some((a, d)) = crate::text::rsplit_once(rest, "\nDetails: ")
         .filter(|(_, d)| !d.contains('\n'))
     {
         if let Ok(Value::Object(m)) = crate::input::parse(d) {
@@ -771,8 +768,7 @@ fn text_profile<'v>(t: &'v str) -> Option<Reading<'v>> {
             rest = a;
         }
     }
-    let (message, code) = rest
-        .rsplit_once("\nCode: ")
+    let (message, code) = crate::text::rsplit_once(rest, "\nCode: ")
         .filter(|(_, c)| !c.contains('\n'))?;
     r.message = Some(Cow::Borrowed(message));
     r.app_or_code = Some(code);

@@ -586,7 +586,7 @@ fn clean_message(message: &str, code: Code) -> Cow<'_, str> {
 fn wrapper_prefix(m: &str) -> Option<&str> {
     for start in ["MCP error ", "Error executing tool "] {
         if let Some(rest) = m.strip_prefix(start) {
-            let end = rest.find(": ")?;
+            let end = crate::text::find(rest, ": ")?;
             return Some(&m[..start.len() + end + 2]);
         }
     }
@@ -597,7 +597,7 @@ fn wrapper_prefix(m: &str) -> Option<&str> {
 fn strip_mcp_prefixes(m: &str) -> &str {
     let mut m = m;
     while let Some(rest) = m.strip_prefix("MCP error ") {
-        match rest.split_once(": ") {
+        match crate::text::split_once(rest, ": ") {
             Some((n, tail)) if n.parse::<i64>().is_ok() => m = tail,
             _ => break,
         }

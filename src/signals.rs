@@ -657,7 +657,7 @@ fn read_headers(
             }
         }
         // IETF draft `RateLimit: "api";r=0;t=55` (Hugging Face).
-        if let Some(t) = header(headers, "ratelimit").and_then(|v| v.split(";t=").nth(1)) {
+        if let Some(t) = header(headers, "ratelimit").and_then(|v| crate::text::split_once(v, ";t=").map(|(_, t)| t)) {
             let t = t.split([';', ',']).next().unwrap_or(t);
             if let Some(ms) = crate::rules::scaled(t, 1000) {
                 g.retry_after(ms, ev(format_args!("ratelimit t={}", fmt_delay(ms))));
@@ -1829,11 +1829,7 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
 pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
     REASONS.iter().any(|(s, p)| {
         *s == status
-            && p.match_indices(phrase).any(|(at, _)| {
-                let end = at + phrase.len();
-                (at == 0 || p.as_bytes()[at - 1] == b' ')
-                    && (end == p.len() || p.as_bytes()[end] == b' ')
-            })
+            && crate::text::contains(&[" ", p, " "].concat(), &[" ", phrase, " "].concat())
     })
 }
 

@@ -1,47 +1,135 @@
 //! Searches over the short texts errors are made of.
 //!
-//! `str::contains` / `find` with a string pattern set up a Two-Way searcher on
-//! every call. That is the right algorithm for long texts, but classify
-//! searches a dozen phrases in messages of a few dozen bytes, and inside the
-//! component (no SIMD fast path) the set-up was a tenth of a call. Below
-//! [`SHORT`] bytes this scans for the needle's first byte and compares.
-//! Byte scans go eight bytes at a time ([`find_by_words`]): for the needle's
-//! first byte here, and for the bytes a JSON string must escape, in the
-//! parser and the writer ([`find_json_special`]). The phrases a message is
-//! classified by are looked for all at once, in one pass ([`PhraseGroups`]).
+//! Every search for a string in a string goes through here ([`find`],
+//! [`rfind`], [`split_once`], [`rsplit_once`], [`split`], [`contains`]),
+//! never through the standard library's string patterns: their Two-Way
+//! searcher is 3.3 KB of the component (2026-11-27, BENCHMARKS.md), and
+//! classify searches a dozen phrases in messages of a few dozen bytes. A
+//! needle of up to [`SHORT_NEEDLE`] bytes is found by scanning for its first
+//! byte and comparing (at most that many comparisons per byte of the
+//! haystack); a longer one by Knuth, Morris and Pratt. Both are linear in
+//! the haystack, whatever a hostile input holds. Byte scans go eight bytes at
+//! a time ([`find_by_words`]): for the needle's first byte here, and for the
+//! bytes a JSON string must escape, in the parser and the writer
+//! ([`find_json_special`]). The phrases a message is classified by are
+//! looked for all at once, in one pass ([`PhraseGroups`]).
 //!
 //! The `memchr` crate (`memmem::find`, `memchr`) in place of `find_bytes` and
 //! `find_byte` was measured on 2026-11-27: the component grew by 7.0 KB, 3.1
 //! KB gzipped (163 021 bytes gzipped, over the 160 000 budget), so these
 //! stay (BENCHMARKS.md).
 
-/// Texts longer than this use the standard library's search (linear time).
-const SHORT: usize = 1024;
+/// Needles up to this long are compared at each occurrence of their first
+/// byte; longer ones go through a failure table.
+const SHORT_NEEDLE: usize = 16;
 
 /// The byte offset of the first `needle` in `hay`, as `str::find` gives it.
 pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
-    if hay.len() > SHORT || needle.is_empty() {
-        return hay.find(needle);
-    }
     find_bytes(hay.as_bytes(), needle.as_bytes())
 }
 
-/// The offset of the first `needle` in the bytes `hay`: each occurrence of
-/// the needle's first byte, then a comparison. An empty needle is at 0.
-pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let Some(&first) = needle.first() else {
-        return Some(0);
-    };
-    let last = hay.len().checked_sub(needle.len())?;
-    let mut i = 0;
-    while i <= last {
-        i = find_byte(&hay[..=last], i, first)?;
-        if &hay[i..i + needle.len()] == needle {
-            return Some(i);
-        }
-        i += 1;
+/// The byte offset of the last `needle` in `hay`, as `str::rfind` gives it.
+pub(crate) fn rfind(hay: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(hay.len());
     }
-    None
+    let mut last = None;
+    each_match(hay.as_bytes(), needle.as_bytes(), true, |at| {
+        last = Some(at);
+        true
+    });
+    last
+}
+
+/// The offset of the first `needle` in the bytes `hay`. An empty needle is
+/// at 0.
+pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let mut first = None;
+    each_match(hay, needle, false, |at| {
+        first = Some(at);
+        false
+    });
+    first
+}
+
+/// Each offset of `needle` in `hay`, left to right, to `f` until it answers
+/// false: every occurrence (`overlapping`) or, as `str::split` takes them,
+/// each one after the end of the last. An empty needle is at 0 only.
+fn each_match(hay: &[u8], needle: &[u8], overlapping: bool, mut f: impl FnMut(usize) -> bool) {
+    let Some(&first) = needle.first() else {
+        f(0);
+        return;
+    };
+    let Some(last) = hay.len().checked_sub(needle.len()) else {
+        return;
+    };
+    let step = if overlapping { 1 } else { needle.len() };
+    if needle.len() <= SHORT_NEEDLE {
+        let mut i = 0;
+        while i <= last {
+            let Some(at) = find_byte(&hay[..=last], i, first) else {
+                return;
+            };
+            if &hay[at..at + needle.len()] == needle {
+                if !f(at) {
+                    return;
+                }
+                i = at + step;
+            } else {
+                i = at + 1;
+            }
+        }
+        return;
+    }
+    // Knuth–Morris–Pratt: `fail[k]` is the longest proper border of the
+    // needle's first k + 1 bytes.
+    let mut fail = vec![0usize; needle.len()];
+    let mut k = 0;
+    for i in 1..needle.len() {
+        while k > 0 && needle[i] != needle[k] {
+            k = fail[k - 1];
+        }
+        if needle[i] == needle[k] {
+            k += 1;
+        }
+        fail[i] = k;
+    }
+    let mut k = 0;
+    for (i, &b) in hay.iter().enumerate() {
+        while k > 0 && b != needle[k] {
+            k = fail[k - 1];
+        }
+        if b == needle[k] {
+            k += 1;
+        }
+        if k == needle.len() {
+            if !f(i + 1 - k) {
+                return;
+            }
+            k = if overlapping { fail[k - 1] } else { 0 };
+        }
+    }
+}
+
+/// `hay.split(sep)` for a non-empty string separator, as a list.
+pub(crate) fn split<'a>(hay: &'a str, sep: &str) -> Vec<&'a str> {
+    let mut parts = Vec::new();
+    let mut from = 0;
+    if !sep.is_empty() {
+        each_match(hay.as_bytes(), sep.as_bytes(), false, |at| {
+            parts.push(&hay[from..at]);
+            from = at + sep.len();
+            true
+        });
+    }
+    parts.push(&hay[from..]);
+    parts
+}
+
+/// `hay.rsplit_once(sep)`.
+pub(crate) fn rsplit_once<'a>(hay: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
+    let at = rfind(hay, sep)?;
+    Some((&hay[..at], &hay[at + sep.len()..]))
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -553,6 +641,28 @@ mod tests {
             prop_assert_eq!(find_byte(hay.as_bytes(), from, b), naive);
             let slash = hay.bytes().position(|c| c == b'/' || c == b'\\');
             prop_assert_eq!(find_slash(hay.as_bytes()), slash);
+        }
+
+        /// The string searches are the standard library's, for needles short
+        /// and long (over `SHORT_NEEDLE`: Knuth–Morris–Pratt), periodic ones
+        /// included, and for an empty needle.
+        #[test]
+        fn searches_as_the_standard_library_does(
+            hay in "[ab]{0,60}|[abé\n:]{0,40}",
+            needle in "[ab]{0,3}|[ab]{17,22}|(ab){8,10}a?|[abé\n:]{1,4}",
+        ) {
+            prop_assert_eq!(find(&hay, &needle), hay.find(needle.as_str()));
+            prop_assert_eq!(rfind(&hay, &needle), hay.rfind(needle.as_str()));
+            prop_assert_eq!(split_once(&hay, &needle), hay.split_once(needle.as_str()));
+            prop_assert_eq!(rsplit_once(&hay, &needle), hay.rsplit_once(needle.as_str()));
+            prop_assert_eq!(contains(&hay, &needle), hay.contains(needle.as_str()));
+            if !needle.is_empty() {
+                prop_assert_eq!(split(&hay, &needle), hay.split(needle.as_str()).collect::<Vec<_>>());
+            }
+            // A long needle in a long haystack of its own bytes: linear.
+            let long_hay = hay.repeat(40);
+            prop_assert_eq!(find(&long_hay, &needle), long_hay.find(needle.as_str()));
+            prop_assert_eq!(rfind(&long_hay, &needle), long_hay.rfind(needle.as_str()));
         }
 
         /// `find_4_or_5` is the naive scan, next to the digits and bytes around them.

@@ -315,7 +315,7 @@ fn looks_like_a_name(v: &str) -> bool {
 
 /// Whether a word names a resource elsewhere: an ARN, a URN, a URL.
 fn reference(v: &str) -> bool {
-    v.starts_with("arn:") || v.starts_with("urn:") || v.contains("://") || zone_like(v)
+    v.starts_with("arn:") || v.starts_with("urn:") || crate::text::contains(v, "://") || zone_like(v)
 }
 
 /// Capitalized words joined by `/` (`Mars/Olympus`, `America/New_York`): a
@@ -567,7 +567,7 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
         return None;
     }
     let value = &text[from..to];
-    if whole_line && value.contains("[REDACTED") {
+    if whole_line && crate::text::contains(value, "[REDACTED") {
         return None;
     }
     let trimmed = value.trim_end_matches(['.', ':', ' ']);

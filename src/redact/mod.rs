@@ -632,7 +632,7 @@ pub fn truncate(text: &str, max: usize) -> String {
     // A mark ends the text with `]`.
     if let Some(at) = text
         .ends_with(']')
-        .then(|| text.rfind(TRUNCATION_MARK))
+        .then(|| crate::text::rfind(text, TRUNCATION_MARK))
         .flatten()
     {
         let tail = &text[at + TRUNCATION_MARK.len()..];

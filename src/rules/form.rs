@@ -897,7 +897,7 @@ fn is_slug(s: &str) -> bool {
         && s.len() <= 64
         && !s.starts_with('-')
         && !s.ends_with('-')
-        && !s.contains("--")
+        && !s.as_bytes().windows(2).any(|w| w == b"--")
         && s.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
