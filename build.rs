@@ -283,7 +283,26 @@ fn lexicon(codes: &[String]) -> String {
             .as_array()
             .unwrap_or_else(|| panic!("{path}: {key}"))
             .iter()
-            .map(|w| format!("{:?}", format!(" {} ", w.as_str().expect("window"))))
+            .map(|w| {
+                // A word, or {"word", "source"}; a word in a script without
+                // spaces (Chinese, Japanese) is matched anywhere, as written.
+                let word = match w {
+                    serde_json::Value::Object(o) => {
+                        assert!(
+                            o["source"].as_str().is_some_and(|s| !s.is_empty()),
+                            "{path}: {key}: {w}: a source"
+                        );
+                        o["word"].as_str()
+                    }
+                    _ => w.as_str(),
+                }
+                .unwrap_or_else(|| panic!("{path}: {key}: {w}"));
+                if word.bytes().any(|b| b >= 0x80) {
+                    format!("{word:?}")
+                } else {
+                    format!("{:?}", format!(" {word} "))
+                }
+            })
             .collect();
         let _ = writeln!(
             out,
