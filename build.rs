@@ -278,7 +278,11 @@ fn lexicon(codes: &[String]) -> String {
         "pub(crate) const LEXICON_MIN_WEIGHT: u32 = {};",
         v["min_weight"].as_u64().expect("min_weight")
     );
-    for (key, name) in [("long_windows", "LONG"), ("short_windows", "SHORT")] {
+    for (key, name) in [
+        ("long_windows", "LONG_WINDOWS"),
+        ("short_windows", "SHORT_WINDOWS"),
+        ("retry_invitations", "RETRY_INVITATIONS"),
+    ] {
         let list: Vec<String> = v[key]
             .as_array()
             .unwrap_or_else(|| panic!("{path}: {key}"))
@@ -306,7 +310,7 @@ fn lexicon(codes: &[String]) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "pub(crate) static LEXICON_{name}_WINDOWS: &[&str] = &[{}];",
+            "pub(crate) static LEXICON_{name}: &[&str] = &[{}];",
             list.join(", ")
         );
     }

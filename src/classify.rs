@@ -242,6 +242,23 @@ pub(crate) fn classify_unsanitized(
             evidence.push(ev.clone());
         }
     }
+    // A conflict, a state that does not allow the call yet, or something
+    // not found yet, that invites the caller to call again ("Please try
+    // again.", "retry later"), is retryable; an explicit verdict stands.
+    if !retryable
+        && g.retry_verdict.is_none()
+        && matches!(
+            code,
+            Code::Conflict | Code::FailedPrecondition | Code::NotFound
+        )
+    {
+        if let Some(p) = crate::lexicon::retry_invitation(&crate::lexicon::words(root)) {
+            retryable = true;
+            if !quiet {
+                evidence.push(["words invite a retry: ", p].concat());
+            }
+        }
+    }
     let retry_after_ms = g.retry_after.as_ref().map(|(ms, ev)| {
         if !quiet {
             evidence.push(ev.clone());

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use crate::input::{Map, Value};
 use crate::rules::{
     LEXICON_LONG_WINDOWS, LEXICON_MIN_WEIGHT, LEXICON_NEGATORS, LEXICON_PATTERNS, LEXICON_REFINE,
-    LEXICON_ROWS, LEXICON_SHORT_WINDOWS,
+    LEXICON_RETRY_INVITATIONS, LEXICON_ROWS, LEXICON_SHORT_WINDOWS,
 };
 use crate::taxonomy::{Code, TABLE};
 use crate::text::Literals;
@@ -415,6 +415,13 @@ pub(crate) fn long_window(words: &Words) -> Option<&'static str> {
 pub(crate) fn short_window(words: &Words) -> Option<&'static str> {
     static SET: OnceLock<Literals> = OnceLock::new();
     window(words, &SET, LEXICON_SHORT_WINDOWS)
+}
+
+/// Whether the words invite the caller to call again ("Please try again",
+/// "retry later"), and with which words.
+pub(crate) fn retry_invitation(words: &Words) -> Option<&'static str> {
+    static SET: OnceLock<Literals> = OnceLock::new();
+    window(words, &SET, LEXICON_RETRY_INVITATIONS)
 }
 
 /// The first of `list`'s windows the words name; `set` holds `list`'s index.

@@ -694,16 +694,17 @@ struct Mirror<'v> {
 fn mirror(t: &str) -> Option<Mirror<'_>> {
     let body = t.strip_prefix("Error: ")?;
     let (head, rest) = crate::text::rsplit_once(body, "\nRetryable: ")?;
-    let (retryable, delay) = match crate::text::split_once(rest, "\nError ID: ").map_or(rest, |(r, _)| r) {
-        "no" => (false, None),
-        "yes" => (true, None),
-        l => (
-            true,
-            Some(crate::signals::parse_text_duration(
-                l.strip_prefix("yes, after ")?,
-            )?),
-        ),
-    };
+    let (retryable, delay) =
+        match crate::text::split_once(rest, "\nError ID: ").map_or(rest, |(r, _)| r) {
+            "no" => (false, None),
+            "yes" => (true, None),
+            l => (
+                true,
+                Some(crate::signals::parse_text_duration(
+                    l.strip_prefix("yes, after ")?,
+                )?),
+            ),
+        };
     let mut m = Mirror {
         tool: None,
         suggestions: Vec::new(),
@@ -712,11 +713,14 @@ fn mirror(t: &str) -> Option<Mirror<'_>> {
     };
     let mut head = head;
     if let Some((before, list)) = crate::text::rsplit_once(head, "\nSuggestions:\n- ") {
-        m.suggestions = crate::text::split(list, "\n- ").into_iter().map(str::to_string).collect();
+        m.suggestions = crate::text::split(list, "\n- ")
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         head = before;
     }
-    if let Some((_, tool)) = crate::text::rsplit_once(head, "\nTool: ")
-        .filter(|(_, t)| !t.contains('\n'))
+    if let Some((_, tool)) =
+        crate::text::rsplit_once(head, "\nTool: ").filter(|(_, t)| !t.contains('\n'))
     {
         m.tool = Some(tool);
     }
@@ -754,22 +758,25 @@ fn text_profile<'v>(t: &'v str) -> Option<Reading<'v>> {
     r.own = true;
     r.retryable = Some(retryable);
     let mut rest = rest;
-    if let Some((a, s)) = crate::text::rsplit_once(rest, "\nSuggestions: ")
-        .filter(|(_, s)| !s.contains('\n'))
+    if let Some((a, s)) =
+        crate::text::rsplit_once(rest, "\nSuggestions: ").filter(|(_, s)| !s.contains('\n'))
     {
-        r.suggestions = crate::text::split(s, ", ").into_iter().map(str::to_string).collect();
+        r.suggestions = crate::text::split(s, ", ")
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         rest = a;
     }
-    if let Some((a, d)) = crate::text::rsplit_once(rest, "\nDetails: ")
-        .filter(|(_, d)| !d.contains('\n'))
+    if let Some((a, d)) =
+        crate::text::rsplit_once(rest, "\nDetails: ").filter(|(_, d)| !d.contains('\n'))
     {
         if let Ok(Value::Object(m)) = crate::input::parse(d) {
             rendering_fields(&mut r, Profile::Text, &m, false);
             rest = a;
         }
     }
-    let (message, code) = crate::text::rsplit_once(rest, "\nCode: ")
-        .filter(|(_, c)| !c.contains('\n'))?;
+    let (message, code) =
+        crate::text::rsplit_once(rest, "\nCode: ").filter(|(_, c)| !c.contains('\n'))?;
     r.message = Some(Cow::Borrowed(message));
     r.app_or_code = Some(code);
     match Code::from_name(code) {

@@ -486,7 +486,11 @@ impl Relay {
         if self.options.mask {
             error.expected = false;
         }
-        let tool = self.tools.iter().find(|(k, _)| *k == call.tool).map(|(_, t)| t);
+        let tool = self
+            .tools
+            .iter()
+            .find(|(k, _)| *k == call.tool)
+            .map(|(_, t)| t);
         let mut options = self.options.clone();
         options.tool_name.get_or_insert_with(|| call.tool.clone());
         if stamp.now.is_some() {
@@ -600,9 +604,9 @@ impl Relay {
 /// The numerator of a fraction in [0, 1) over 65 536, from the error id the
 /// host gave the failure (random in every host): FNV-1a, folded to 16 bits.
 fn jitter(error_id: &str) -> u32 {
-    let hash = error_id
-        .bytes()
-        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    let hash = error_id.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
     (hash ^ (hash >> 16)) & 0xffff
 }
 
@@ -676,7 +680,8 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}"#,
         );
         let crash = r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"search index: dial tcp 10.0.0.7:9200: connect: connection refused"}}"#;
-        let v: Value = serde_json::from_str(r.from_server(crash, stamp).line.as_deref().unwrap()).unwrap();
+        let v: Value =
+            serde_json::from_str(r.from_server(crash, stamp).line.as_deref().unwrap()).unwrap();
         assert_eq!(v["result"]["isError"], true);
         assert_eq!(v["result"]["structuredContent"]["code"], "NETWORK_ERROR");
         assert_eq!(v["result"]["structuredContent"]["retryable"], true);
@@ -696,7 +701,8 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast"}}"#,
         );
         let failed = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"upstream returned 503"}],"isError":true}}"#;
-        let v: Value = serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
+        let v: Value =
+            serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
         assert!(v["result"].get("structuredContent").is_none(), "{v}");
         assert_eq!(v["result"]["resultType"], "complete");
     }
@@ -710,12 +716,14 @@ mod tests {
         r.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
         r.from_client(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"now","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
         let failed = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Invalid timezone: Mars/Olympus"}],"isError":true,"resultType":"complete"}}"#;
-        let v: Value = serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
+        let v: Value =
+            serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
         assert_eq!(v["result"]["resultType"], "complete", "{v}");
         // A request without the envelope, as before: no resultType.
         r.from_client(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"now"}}"#);
         let failed = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Invalid timezone: Mars/Olympus"}],"isError":true}}"#;
-        let v: Value = serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
+        let v: Value =
+            serde_json::from_str(r.from_server(failed, stamp).line.as_deref().unwrap()).unwrap();
         assert!(v["result"].get("resultType").is_none(), "{v}");
     }
 

@@ -68,9 +68,11 @@ pub fn run(args: &[String]) -> ExitCode {
     let server = Arc::clone(&child);
     let client_to_server = Arc::clone(&to_server);
     std::thread::spawn(move || {
-        move_lines(std::io::stdin().lock(), &mut ToServer(&client_to_server), |text| {
-            Some(lock(&client_relay).from_client(text))
-        });
+        move_lines(
+            std::io::stdin().lock(),
+            &mut ToServer(&client_to_server),
+            |text| Some(lock(&client_relay).from_client(text)),
+        );
         lock(&client_to_server).take();
         shut_down(&server);
     });

@@ -657,7 +657,9 @@ fn read_headers(
             }
         }
         // IETF draft `RateLimit: "api";r=0;t=55` (Hugging Face).
-        if let Some(t) = header(headers, "ratelimit").and_then(|v| crate::text::split_once(v, ";t=").map(|(_, t)| t)) {
+        if let Some(t) = header(headers, "ratelimit")
+            .and_then(|v| crate::text::split_once(v, ";t=").map(|(_, t)| t))
+        {
             let t = t.split([';', ',']).next().unwrap_or(t);
             if let Some(ms) = crate::rules::scaled(t, 1000) {
                 g.retry_after(ms, ev(format_args!("ratelimit t={}", fmt_delay(ms))));
@@ -1828,8 +1830,7 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
 /// error" of "internal server error"): the status already said it.
 pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
     REASONS.iter().any(|(s, p)| {
-        *s == status
-            && crate::text::contains(&[" ", p, " "].concat(), &[" ", phrase, " "].concat())
+        *s == status && crate::text::contains(&[" ", p, " "].concat(), &[" ", phrase, " "].concat())
     })
 }
 

@@ -41,10 +41,9 @@ fn run(case: &Value) -> Value {
                 error_id: e["error_id"].as_str().map(str::to_string),
             };
             let f = run.relay.from_server(line, stamp);
-            let retry = f
-                .retry
-                .map(|r| json!({"id": r.id, "delay_ms": r.delay_ms}));
-            events.push(json!({"line": f.line, "log": f.log, "warning": f.warning, "retry": retry}));
+            let retry = f.retry.map(|r| json!({"id": r.id, "delay_ms": r.delay_ms}));
+            events
+                .push(json!({"line": f.line, "log": f.log, "warning": f.warning, "retry": retry}));
         }
     }
     let gone = if case["server_gone"] == true {

@@ -315,7 +315,10 @@ fn looks_like_a_name(v: &str) -> bool {
 
 /// Whether a word names a resource elsewhere: an ARN, a URN, a URL.
 fn reference(v: &str) -> bool {
-    v.starts_with("arn:") || v.starts_with("urn:") || crate::text::contains(v, "://") || zone_like(v)
+    v.starts_with("arn:")
+        || v.starts_with("urn:")
+        || crate::text::contains(v, "://")
+        || zone_like(v)
 }
 
 /// Capitalized words joined by `/` (`Mars/Olympus`, `America/New_York`): a
