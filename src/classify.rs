@@ -359,7 +359,12 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     // the error states ("try again in 4h"): a refusal that says when to
     // come back is a limit (the wait then tells a rate limit from a quota).
     let stated_wait = g.retry_after.is_some();
-    let Some(v) = crate::lexicon::read(&words, g.http_status).filter(|v| {
+    // A class named after a status (`InternalServerError`) restates one: no
+    // status's reason phrase is evidence beside it.
+    let status = g
+        .http_status
+        .or((strength == crate::signals::SDK_STATUS).then_some(0));
+    let Some(v) = crate::lexicon::read(&words, status).filter(|v| {
         v.decides()
             || (stated_wait
                 && v.weight > v.rival

@@ -440,7 +440,9 @@ fn window(
 ///
 /// `status` is the HTTP status the error carries, if any: its own reason
 /// phrase (`Forbidden` for 403, in a class name such as google-api-core's
-/// `Forbidden`) restates it and is no evidence of its own.
+/// `Forbidden`) restates it and is no evidence of its own. Status 0: any
+/// reason phrase restates the signal read (a class named after a status,
+/// `InternalServerError`, without the status itself).
 pub(crate) fn read(words: &Words, status: Option<u16>) -> Option<Verdict> {
     let text = [words.ids.as_str(), words.prose.as_str()].concat();
     read_text(&text, words.ids.len(), status)

@@ -48,7 +48,7 @@ const HTTP: Strength = 50;
 /// A status stated in a message ("Request failed with status code 429").
 const STATUS_TEXT: Strength = 48;
 const HTTP_FROM_BODY: Strength = 45;
-const SDK_STATUS: Strength = 45;
+pub(crate) const SDK_STATUS: Strength = 45;
 const WRAPPER: Strength = 30;
 const MESSAGE_GUESS: Strength = 20;
 const WEAK: Strength = 15;
@@ -1827,10 +1827,12 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
 
 /// Whether `phrase` is the standard reason phrase of `status` ([`REASONS`]),
 /// or whole words of it ("unprocessable" of "unprocessable entity", "server
-/// error" of "internal server error"): the status already said it.
+/// error" of "internal server error"): the status already said it. Status
+/// 0: of any status.
 pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
     REASONS.iter().any(|(s, p)| {
-        *s == status && crate::text::contains(&[" ", p, " "].concat(), &[" ", phrase, " "].concat())
+        (*s == status || status == 0)
+            && crate::text::contains(&[" ", p, " "].concat(), &[" ", phrase, " "].concat())
     })
 }
 
