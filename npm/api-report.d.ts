@@ -187,6 +187,8 @@ export declare const NEVER_COPIED: readonly ["stack", "traceback", "config", "re
 export declare const MAY_HAVE_HAD_EFFECTS: readonly ["TIMEOUT", "NETWORK_ERROR", "UPSTREAM_ERROR", "UNAVAILABLE"];
 /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
 export declare const REFUSAL_STATUSES: readonly [429, 503];
+/** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
+export declare const FAILURE_PREFIXES: readonly ["Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed"];
 
 // ---- dist/convert.d.ts
 import type { Hints } from './types.js';
