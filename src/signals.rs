@@ -1080,6 +1080,18 @@ fn read_message(
             }
         }
     }
+    // grpc-dotnet's RpcException: 'Status(StatusCode="Unavailable", Detail="…")'.
+    if let Some((_, rest)) = crate::text::split_once(m, "Status(StatusCode=\"") {
+        let name = rest.split('"').next().unwrap_or("");
+        if let Some(c) = Code::from_grpc_name(name) {
+            g.push(
+                c,
+                MESSAGE_CODE,
+                depth,
+                ev(format_args!("message grpc {name}")),
+            );
+        }
+    }
     // grpc-js: "8 RESOURCE_EXHAUSTED: Received message larger than max (5000000 vs. 4194304)".
     if phrases & LARGER_THAN_MAX != 0 && crate::text::contains(m, "message larger than max") {
         g.push(
@@ -1773,6 +1785,8 @@ static STATUS_LEADS: &[&str] = &[
     "status code: ",
     "status code=",
     "response code ",
+    // Java's HttpURLConnection: "Server returned HTTP response code: 403 for URL: …"
+    "response code: ",
     "client error '",
     "server error '",
     "http status ",

@@ -295,10 +295,17 @@ impl Code {
     /// or `RESOURCE_EXHAUSTED` (also `StatusCode.UNAVAILABLE`, any case).
     pub fn from_grpc_name(name: &str) -> Option<Code> {
         let name = name.strip_prefix("StatusCode.").unwrap_or(name);
-        let upper = name.to_ascii_uppercase();
+        // `DEADLINE_EXCEEDED`, or grpc-dotnet's `DeadlineExceeded`.
+        let bare = |s: &str| -> String {
+            s.chars()
+                .filter(|&c| c != '_')
+                .map(|c| c.to_ascii_uppercase())
+                .collect()
+        };
+        let name = bare(name);
         GRPC_NAMES
             .iter()
-            .position(|n| *n == upper)
+            .position(|n| bare(n) == name)
             .and_then(|i| Code::from_grpc(i as i64))
     }
 
