@@ -82,13 +82,15 @@ pub const MAY_HAVE_HAD_EFFECTS: [&str; 4] =
 /// failure even without `isError: true` (the Python SDK sends `false` for
 /// every value a tool returns), and the hosts' fast paths leave such a
 /// result to the core.
-pub const FAILURE_PREFIXES: [&str; 6] = [
+pub const FAILURE_PREFIXES: [&str; 8] = [
     "Error:",
     "Error ",
     "ERROR:",
     "Failed to ",
     "failed to ",
     "Request failed",
+    "Operation failed",
+    "Unable to ",
 ];
 
 /// HTTP statuses that refuse a request before any work (429 Too Many Requests,

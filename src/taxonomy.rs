@@ -296,16 +296,15 @@ impl Code {
     pub fn from_grpc_name(name: &str) -> Option<Code> {
         let name = name.strip_prefix("StatusCode.").unwrap_or(name);
         // `DEADLINE_EXCEEDED`, or grpc-dotnet's `DeadlineExceeded`.
-        let bare = |s: &str| -> String {
-            s.chars()
-                .filter(|&c| c != '_')
-                .map(|c| c.to_ascii_uppercase())
-                .collect()
-        };
-        let name = bare(name);
+        let bare = |s: &'static str| s.bytes().filter(|&b| b != b'_');
         GRPC_NAMES
             .iter()
-            .position(|n| bare(n) == name)
+            .position(|n| {
+                bare(n).eq(name
+                    .bytes()
+                    .filter(|&b| b != b'_')
+                    .map(|b| b.to_ascii_uppercase()))
+            })
             .and_then(|i| Code::from_grpc(i as i64))
     }
 

@@ -102,4 +102,4 @@ export const MAY_HAVE_HAD_EFFECTS = ['TIMEOUT', 'NETWORK_ERROR', 'UPSTREAM_ERROR
 /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
 export const REFUSAL_STATUSES = [429, 503] as const;
 /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
-export const FAILURE_PREFIXES = ['Error:', 'Error ', 'ERROR:', 'Failed to ', 'failed to ', 'Request failed'] as const;
+export const FAILURE_PREFIXES = ['Error:', 'Error ', 'ERROR:', 'Failed to ', 'failed to ', 'Request failed', 'Operation failed', 'Unable to '] as const;
