@@ -161,29 +161,7 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
         }
     };
     let mut prev = Class::Other;
-    // A URL's query is parameters, not what happened
-    // ("?suspended=not_suspended"): skipped to the next white space. Its path
-    // is read ("…/billing", "…/guides/rate-limits").
-    let (mut in_url, mut in_query) = (false, false);
     for (i, &c) in chars.iter().enumerate() {
-        if c.is_whitespace() {
-            (in_url, in_query) = (false, false);
-        } else if in_query {
-            continue;
-        } else if in_url && c == '?' {
-            in_query = true;
-            if !out.ends_with(' ') {
-                out.push(' ');
-            }
-            continue;
-        } else if !in_url && prev == Class::Other {
-            // A word that starts with `http` starts a URL (or names HTTP,
-            // which has no query).
-            in_url = matches!(
-                chars.get(i..i + 4),
-                Some(['h' | 'H', 't' | 'T', 't' | 'T', 'p' | 'P'])
-            );
-        }
         if c == '\'' || c == '’' {
             continue;
         }

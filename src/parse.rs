@@ -49,7 +49,7 @@ pub fn parse_result(raw: &str, opts: &ClassifyOptions) -> Result<Option<Normaliz
     let reading = match (top.get("error"), top.get("result")) {
         // A JSON-RPC response.
         (Some(Value::Object(e)), _) if envelope || !top.contains_key("content") => rpc_error(e),
-        (None, Some(Value::Object(r))) if envelope => return tool_result(r, opts),
+        (None, Some(Value::Object(r))) if envelope => return tool_result(r, opts, false),
         _ if envelope => return Err(not_a_result()),
         // A bare JSON-RPC error object.
         _ if top.get("code").is_some_and(is_number)
@@ -58,7 +58,7 @@ pub fn parse_result(raw: &str, opts: &ClassifyOptions) -> Result<Option<Normaliz
         {
             rpc_error(top)
         }
-        _ => return tool_result(top, opts),
+        _ => return tool_result(top, opts, false),
     };
     Ok(Some(reading.finish(opts)))
 }
@@ -538,7 +538,12 @@ fn rpc_error<'v>(e: &'v Map<'v>) -> Reading<'v> {
 }
 
 /// A `CallToolResult`.
-fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>, Error> {
+/// `nested`: `r` came out of another result's text (read once, not again).
+fn tool_result(
+    r: &Map<'_>,
+    opts: &ClassifyOptions,
+    nested: bool,
+) -> Result<Option<Normalized>, Error> {
     let is_error = boolean(r, "isError") == Some(true);
     let failure = object(r, "_meta").and_then(|m| object(m, TOOL_FAILURE_KEY));
     let blocks: Vec<&str> = match r.get("content") {
@@ -556,6 +561,16 @@ fn tool_result(r: &Map<'_>, opts: &ClassifyOptions) -> Result<Option<Normalized>
         && !r.contains_key("isError")
     {
         return Err(not_a_result());
+    }
+    // A failed result sent as the text of another (a server that returns the
+    // result object its framework then wraps again): the inner one, once.
+    if let [one] = blocks[..] {
+        if let Ok(Value::Object(inner)) = crate::input::parse(one) {
+            if boolean(&inner, "isError") == Some(true) && inner.get("content").is_some() && !nested
+            {
+                return tool_result(&inner, opts, true);
+            }
+        }
     }
     // The blocks that are JSON objects; the JSON block is the first that is
     // one of the profiles' objects, else the first (a message may itself

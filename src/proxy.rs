@@ -39,7 +39,7 @@ lines) to FILE. --retry N calls a failed tool again, up to N (1 to 10) more
 times, when that is safe: after a refusal (a rate limit), or for a tool
 declared read-only or idempotent. The exit status is the server's. When the client closes its
 end, the server's input is closed; a server still running 1 s later gets
-SIGTERM, and SIGKILL 0.5 s after that.
+SIGTERM, then SIGKILL 0.5 s later.
 ";
 
 /// What `mcp-errors proxy`'s arguments say: the render options (read and
@@ -571,7 +571,7 @@ impl Relay {
                     .http_status
                     .is_some_and(|s| crate::contract::REFUSAL_STATUSES.contains(&s)));
         let decided = if !refused && !tool.is_some_and(|t| t.repeatable) {
-            Err("it may have had effects, and the tool is not read-only or idempotent")
+            Err("it may have had effects; the tool is not read-only or idempotent")
         } else if call.calls > self.retries {
             Err("--retry's calls are made")
         } else {
@@ -592,7 +592,7 @@ impl Relay {
                 if refused {
                     "refused before any work"
                 } else {
-                    "the tool is read-only or idempotent"
+                    "a read-only or idempotent tool"
                 }
             ),
             Err(why) => format!("proxy: not called again: {why}"),

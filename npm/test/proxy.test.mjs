@@ -196,9 +196,9 @@ for (const host of hosts) {
     // The log says why, for each failure.
     const evidence = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l).evidence.filter((e) => e.startsWith('proxy: ')));
     assert.deepEqual(evidence.map((e) => e[0].replace(/after \d+ ms/, 'after N ms')), [
-      'proxy: call 1 failed; called again after N ms: the tool is read-only or idempotent',
-      'proxy: call 2 failed; called again after N ms: the tool is read-only or idempotent',
-      'proxy: not called again: it may have had effects, and the tool is not read-only or idempotent',
+      'proxy: call 1 failed; called again after N ms: a read-only or idempotent tool',
+      'proxy: call 2 failed; called again after N ms: a read-only or idempotent tool',
+      'proxy: not called again: it may have had effects; the tool is not read-only or idempotent',
       'proxy: call 1 failed; called again after N ms: refused before any work',
       'proxy: call 2 failed; called again after N ms: refused before any work',
       "proxy: not called again: --retry's calls are made",
