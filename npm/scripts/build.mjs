@@ -124,7 +124,7 @@ for (const [entry, platform, extra] of [
     `--outfile=${join(dist, entry)}`, '--allow-overwrite', ...extra,
   ], { stdio: 'inherit' });
 }
-for (const inlined of ['engine.js', 'convert.js', 'types.js', 'contract.js', 'api.js', 'parse.js', 'retry.js', 'node-source.js', 'proxy.js', 'proxy.d.ts', 'proxy-http.js', 'proxy-http.d.ts', join('generated', 'mcp-errors.js')]) {
+for (const inlined of ['engine.js', 'convert.js', 'types.js', 'contract.js', 'api.js', 'parse.js', 'retry.js', 'node-source.js', 'proxy.js', 'proxy.d.ts', 'proxy-http.js', 'proxy-http.d.ts', 'lines.js', 'lines.d.ts', join('generated', 'mcp-errors.js')]) {
   rmSync(join(dist, inlined));
 }
 for (const [entry, allowed] of [

@@ -6,6 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import { callCli, McpErrorsError } from './engine.js';
 import { provideNodeSource } from './node-source.js';
+import { lines } from './lines.js';
 import { runProxy } from './proxy.js';
 
 provideNodeSource();
@@ -55,25 +56,13 @@ function run(): void {
       out.push(`${failedLine(e, number)}\n`);
     }
   };
-  // The start of a line that has not ended yet, as the chunks it came in
-  // (joined once, when its newline arrives: a long line costs no more).
-  let pending: Buffer[] = [];
-  process.stdin.on('data', (chunk: Buffer) => {
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      const piece = chunk.subarray(start, nl);
-      processLine(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
-      pending = [];
-      start = nl + 1;
-    }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+  const flush = (): void => {
     if (out.length > 0) process.stdout.write(out.splice(0).join(''));
-  });
-  process.stdin.on('end', () => {
-    if (pending.length > 0) processLine(Buffer.concat(pending));
-    process.stdout.write(out.splice(0).join(''));
+  };
+  lines(process.stdin, processLine, () => {
+    flush();
     process.exitCode = failed ? 1 : 0;
-  });
+  }, flush);
 }
 
 run();

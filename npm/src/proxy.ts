@@ -8,6 +8,7 @@ import { appendFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { callProxy } from './engine.js';
+import { lines } from './lines.js';
 import { httpFlags, report, runHttpProxy } from './proxy-http.js';
 
 /** The Streamable HTTP form, which this host serves (proxy-http.ts). */
@@ -24,26 +25,6 @@ server-sent events alike.
  * (together under the 2 s an MCP client gives the proxy itself). */
 const GRACE_MS = 1000;
 const TERM_GRACE_MS = 500;
-
-/** Split a stream into lines (without their `\n`), as buffers, handing each to `line`;
- * `end` runs after the last one (a last line without a newline included). */
-function lines(stream: NodeJS.ReadableStream, line: (bytes: Buffer) => void, end: () => void): void {
-  let pending: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => {
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      const piece = chunk.subarray(start, nl);
-      line(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
-      pending = [];
-      start = nl + 1;
-    }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
-  });
-  stream.on('end', () => {
-    if (pending.length > 0) line(Buffer.concat(pending));
-    end();
-  });
-}
 
 export function runProxy(allArgs: string[]): void {
   // Streamable HTTP (`--listen`, `--upstream`): this host's own transport.
