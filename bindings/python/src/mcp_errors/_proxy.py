@@ -22,6 +22,7 @@ from typing import Any
 from wasmtime import component as wc
 
 from ._engine import ENGINE, McpErrorsError
+from ._proxy_http import HTTP_USAGE, http_flags, run_http
 
 # How long a server has to exit after its input closes, and again after SIGTERM (together
 # under the 2 s an MCP client gives the proxy itself).
@@ -82,7 +83,21 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def run(args: list[str]) -> int:
+def run(all_args: list[str]) -> int:
+    # Streamable HTTP (`--listen`, `--upstream`): this host's own transport.
+    args, listen, upstream = http_flags(all_args)
+    if listen is not None or upstream is not None:
+        if listen is None or upstream is None or "--" in args:
+            sys.stderr.write(
+                "mcp-errors proxy: --listen HOST:PORT and --upstream URL go together, in place of -- COMMAND\n"
+            )
+            return 2
+        if "--retry" in args:
+            # Calling again means sending a request again on an HTTP exchange the client waits
+            # on; this host does it for a server on stdio only.
+            sys.stderr.write("mcp-errors proxy: --retry works with a server on stdio (-- COMMAND), not with --listen\n")
+            return 2
+        return run_http(args, listen, upstream)
     try:
         tag, plan = _plan(_call("start", args))
     except McpErrorsError as e:
@@ -90,6 +105,9 @@ def run(args: list[str]) -> int:
         return 1
     if tag == "finish":
         sys.stdout.write(plan.stdout)
+        # This host's own transport, after the core's usage.
+        if plan.status == 0 and plan.stdout:
+            sys.stdout.write(HTTP_USAGE)
         sys.stdout.flush()
         sys.stderr.write(plan.stderr)
         return int(plan.status)
