@@ -602,11 +602,10 @@ impl Relay {
 }
 
 /// The numerator of a fraction in [0, 1) over 65 536, from the error id the
-/// host gave the failure (random in every host): FNV-1a, folded to 16 bits.
+/// host gave the failure (random in every host): its FNV-1a hash (the rules'
+/// key hash), folded to 16 bits.
 fn jitter(error_id: &str) -> u32 {
-    let hash = error_id.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
+    let hash = crate::rules::form::key_hash(error_id.as_bytes());
     (hash ^ (hash >> 16)) & 0xffff
 }
 
