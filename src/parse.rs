@@ -562,16 +562,6 @@ fn tool_result(
     {
         return Err(not_a_result());
     }
-    // A failed result sent as the text of another (a server that returns the
-    // result object its framework then wraps again): the inner one, once.
-    if let [one] = blocks[..] {
-        if let Ok(Value::Object(inner)) = crate::input::parse(one) {
-            if boolean(&inner, "isError") == Some(true) && inner.get("content").is_some() && !nested
-            {
-                return tool_result(&inner, opts, true);
-            }
-        }
-    }
     // The blocks that are JSON objects; the JSON block is the first that is
     // one of the profiles' objects, else the first (a message may itself
     // look like JSON, before the profile's block).
@@ -582,6 +572,13 @@ fn tool_result(
         .filter_map(|(i, t)| crate::input::parse(t).ok().map(|v| (i, v)))
         .filter(|(_, v)| v.as_object().is_some())
         .collect();
+    // A failed result sent as the text of another (a server that returns the
+    // result object its framework then wraps again): the inner one, once.
+    if let ([_], [(_, Value::Object(inner))]) = (&blocks[..], &parsed[..]) {
+        if boolean(inner, "isError") == Some(true) && inner.get("content").is_some() && !nested {
+            return tool_result(inner, opts, true);
+        }
+    }
     let own_at = parsed
         .iter()
         .position(|(_, v)| v.as_object().and_then(own_profile).is_some());
