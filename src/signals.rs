@@ -1844,10 +1844,9 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
 /// error" of "internal server error"): the status already said it. Status
 /// 0: of any status.
 pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
-    REASONS.iter().any(|(s, p)| {
-        (*s == status || status == 0)
-            && crate::text::contains(&[" ", p, " "].concat(), &[" ", phrase, " "].concat())
-    })
+    REASONS
+        .iter()
+        .any(|(s, p)| (*s == status || status == 0) && crate::text::contains_words(p, phrase))
 }
 
 /// A 4xx or 5xx number followed by its reason phrase, as in [`status_in_text`],

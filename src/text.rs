@@ -111,6 +111,21 @@ fn each_match(hay: &[u8], needle: &[u8], overlapping: bool, mut f: impl FnMut(us
     }
 }
 
+/// Whether `needle` is in `hay` as whole words: where it starts and ends is
+/// the text's start or end, or a space.
+pub(crate) fn contains_words(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let mut from = 0;
+    while let Some(at) = h.get(from..).and_then(|rest| find_bytes(rest, n)) {
+        let (at, end) = (from + at, from + at + n.len());
+        if (at == 0 || h[at - 1] == b' ') && h.get(end).is_none_or(|&b| b == b' ') {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
+
 /// `hay.split(sep)` for a non-empty string separator, as a list.
 pub(crate) fn split<'a>(hay: &'a str, sep: &str) -> Vec<&'a str> {
     let mut parts = Vec::new();
@@ -663,6 +678,13 @@ mod tests {
             let long_hay = hay.repeat(40);
             prop_assert_eq!(find(&long_hay, &needle), long_hay.find(needle.as_str()));
             prop_assert_eq!(rfind(&long_hay, &needle), long_hay.rfind(needle.as_str()));
+        }
+
+        /// `contains_words` is a search of the space-padded texts.
+        #[test]
+        fn finds_whole_words_as_padded_texts_do(hay in "[ab ]{0,24}", needle in "[ab]{1,3}( [ab]{1,2})?") {
+            let padded = [" ", hay.as_str(), " "].concat().contains(&[" ", needle.as_str(), " "].concat());
+            prop_assert_eq!(contains_words(&hay, &needle), padded);
         }
 
         /// `find_4_or_5` is the naive scan, next to the digits and bytes around them.
