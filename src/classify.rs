@@ -130,7 +130,10 @@ pub(crate) fn classify_unsanitized(
                 .then(a.order.cmp(&b.order))
         })
         .cloned();
-    let winner = read_words(root, winner, &mut g);
+    // The error's words, read once when a step needs them (most errors a
+    // specific signal decides need none).
+    let mut words = None;
+    let winner = read_words(root, winner, &mut g, &mut words);
     let mut code = winner.as_ref().map_or(Code::Unknown, |c| c.code);
     // A rate limit over a long window (per day, per month, a billing limit)
     // or with a wait of an hour or more is a spent quota: retrying soon
@@ -252,7 +255,8 @@ pub(crate) fn classify_unsanitized(
             Code::Conflict | Code::FailedPrecondition | Code::NotFound
         )
     {
-        if let Some(p) = crate::lexicon::retry_invitation(&crate::lexicon::words(root)) {
+        let words = words.get_or_insert_with(|| crate::lexicon::words(root));
+        if let Some(p) = crate::lexicon::retry_invitation(words) {
             retryable = true;
             if !quiet {
                 evidence.push(["words invite a retry: ", p].concat());
@@ -315,7 +319,12 @@ const TEXT_MARGIN: u32 = 1;
 /// it decides when nothing did, replaces a reading of the same text it
 /// weighs less, and refines a generic status toward a compatible, more
 /// specific code. It never overrules a specific structured signal.
-fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Option<Candidate> {
+fn read_words(
+    root: &Map<'_>,
+    winner: Option<Candidate>,
+    g: &mut Gathered,
+    words: &mut Option<crate::lexicon::Words>,
+) -> Option<Candidate> {
     let strength = winner.as_ref().map_or(0, |w| w.strength);
     let current = winner.as_ref().map_or(Code::Unknown, |w| w.code);
     // A specific signal that is no limit: the words cannot change it.
@@ -323,17 +332,17 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     if strength > GENERIC_MAX && !limit {
         return winner;
     }
-    let words = crate::lexicon::words(root);
+    let words = &*words.insert(crate::lexicon::words(root));
     // A window of a day or more that the words name makes a rate limit a
     // spent quota (read below, with the structured windows).
-    let long = crate::lexicon::long_window(&words);
+    let long = crate::lexicon::long_window(words);
     // A window of minutes the words name, and none of a day: a billing or
     // credits page the message points to does not make the limit a quota
     // ("60 queries per minute … upgrade on the billing page").
     if long.is_none()
         && g.quota_window.is_some()
         && g.window_structured.is_none()
-        && crate::lexicon::short_window(&words).is_some()
+        && crate::lexicon::short_window(words).is_some()
     {
         g.quota_window = None;
     }
@@ -350,7 +359,7 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     // A quota that a generic signal read, over a window of minutes, refills
     // soon: a rate limit.
     if current == Code::QuotaExhausted && long.is_none() && g.window_structured.is_none() {
-        if let Some(w) = crate::lexicon::short_window(&words) {
+        if let Some(w) = crate::lexicon::short_window(words) {
             let evidence = || format!("words window {w}");
             return Some(words_win(g, Code::RateLimited, strength, evidence, None));
         }
@@ -364,7 +373,7 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     let status = g
         .http_status
         .or((strength == crate::signals::SDK_STATUS).then_some(0));
-    let Some(v) = crate::lexicon::read(&words, status).filter(|v| {
+    let Some(v) = crate::lexicon::read(words, status).filter(|v| {
         v.decides()
             || (stated_wait
                 && v.weight > v.rival
@@ -376,7 +385,7 @@ fn read_words(root: &Map<'_>, winner: Option<Candidate>, g: &mut Gathered) -> Op
     if v.code == Code::QuotaExhausted
         && current == Code::RateLimited
         && long.is_none()
-        && crate::lexicon::short_window(&words).is_some()
+        && crate::lexicon::short_window(words).is_some()
     {
         return winner;
     }
