@@ -9,7 +9,6 @@ calling thread: two reader threads only hand it the lines they read."""
 
 from __future__ import annotations
 
-import datetime
 import os
 import queue
 import secrets
@@ -19,10 +18,8 @@ import sys
 import threading
 from typing import Any
 
-from wasmtime import component as wc
-
 from ._engine import ENGINE, McpErrorsError
-from ._proxy_http import HTTP_USAGE, http_flags, run_http
+from ._proxy_http import HTTP_USAGE, _now, _plan, http_flags, run_http
 
 # How long a server has to exit after its input closes, and again after SIGTERM (together
 # under the 2 s an MCP client gives the proxy itself).
@@ -32,13 +29,6 @@ TERM_GRACE = 0.5
 
 def _call(name: str, *args: Any) -> Any:
     return ENGINE.call_cli(f"proxy-{name}", *args)
-
-
-def _plan(plan: Any) -> tuple[str, Any]:
-    """The `plan` variant as wasmtime-py lifts it: a `Variant`, or the bare record."""
-    if isinstance(plan, wc.Variant):
-        return plan.tag, plan.payload
-    return ("run" if hasattr(plan, "relay") else "finish"), plan
 
 
 def _read(fd: int, who: str, events: queue.Queue[tuple[str, bytes | None]]) -> None:
@@ -77,10 +67,6 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
         server.wait(TERM_GRACE)
     except subprocess.TimeoutExpired:
         server.kill()
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def run(all_args: list[str]) -> int:

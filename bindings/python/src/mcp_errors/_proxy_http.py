@@ -22,6 +22,8 @@ import threading
 import urllib.parse
 from typing import Any, Callable
 
+from wasmtime import component as wc
+
 from ._engine import ENGINE, McpErrorsError
 
 # Headers of one hop, never passed on (RFC 9110 §7.6.1), and the length a rewritten body changes.
@@ -64,6 +66,13 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _plan(plan: Any) -> tuple[str, Any]:
+    """The `plan` variant as wasmtime-py lifts it: a `Variant`, or the bare record."""
+    if isinstance(plan, wc.Variant):
+        return plan.tag, plan.payload
+    return ("run" if hasattr(plan, "relay") else "finish"), plan
+
+
 def run_http(args: list[str], listen: str, upstream: str) -> int:
     target = urllib.parse.urlsplit(upstream)
     if target.scheme not in ("http", "https") or not target.hostname:
@@ -82,10 +91,7 @@ def run_http(args: list[str], listen: str, upstream: str) -> int:
         return worker.submit(ENGINE.call_cli, f"proxy-{name}", *call_args).result()
 
     def start() -> Any:
-        plan = call("start", [*args, "--", upstream])
-        from ._proxy import _plan
-
-        return _plan(plan)
+        return _plan(call("start", [*args, "--", upstream]))
 
     try:
         tag, plan = start()
