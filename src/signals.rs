@@ -1849,7 +1849,8 @@ pub(crate) fn is_reason_of(status: u16, phrase: &str) -> bool {
         .any(|(s, p)| (*s == status || status == 0) && crate::text::contains_words(p, phrase))
 }
 
-/// A 4xx or 5xx number followed by its reason phrase, as in [`status_in_text`],
+/// A 4xx or 5xx number followed by its reason phrase ("404 Not Found", "422:
+/// Unprocessable Entity"), as in [`status_in_text`],
 /// or one that ends the text after a colon ("Failed to fetch API: 404").
 fn status_by_reason(m: &str) -> Option<u16> {
     let b = m.as_bytes();
@@ -1876,6 +1877,7 @@ fn status_by_reason(m: &str) -> Option<u16> {
             let rest = rest
                 .strip_prefix(", message='")
                 .or_else(|| rest.strip_prefix(" ("))
+                .or_else(|| rest.strip_prefix(": "))
                 .or_else(|| rest.strip_prefix(' '));
             if let Some(rest) = rest {
                 let rest = rest.as_bytes();
@@ -2220,6 +2222,10 @@ mod tests {
             ("API request failed: 401 {\"error\": {}}", Some(401)),
             ("too many 500 error responses", Some(500)),
             ("Failed to fetch API: 404", Some(404)),
+            (
+                "Error executing API call (422: Unprocessable Entity): Your account is suspended.",
+                Some(422),
+            ),
             ("API request failed (404) for GET /api/v2/runs/", Some(404)),
             (
                 "401 {\"error\":{\"message\":\"Invalid API Key\"}}",
