@@ -2,26 +2,18 @@
 //!
 //! Every search for a string in a string goes through here ([`find`],
 //! [`rfind`], [`split_once`], [`rsplit_once`], [`split`], [`contains`]),
-//! never through the standard library's string patterns: their Two-Way
-//! searcher is 3.3 KB of the component (2026-11-27, BENCHMARKS.md), and
-//! classify searches a dozen phrases in messages of a few dozen bytes. A
-//! needle of up to [`SHORT_NEEDLE`] bytes is found by scanning for its first
-//! byte and comparing (at most that many comparisons per byte of the
-//! haystack); a longer one by Knuth, Morris and Pratt. Both are linear in
-//! the haystack, whatever a hostile input holds. Byte scans go eight bytes at
-//! a time ([`find_by_words`]): for the needle's first byte here, and for the
-//! bytes a JSON string must escape, in the parser and the writer
-//! ([`find_json_special`]). The phrases a message is classified by are
-//! looked for all at once, in one pass ([`PhraseGroups`]).
+//! on the `memchr` crate's `memmem` (linear in the haystack, whatever a
+//! hostile input holds), never through the standard library's string
+//! patterns: their Two-Way searcher is 3.3 KB of the component (2026-11-27,
+//! BENCHMARKS.md). Byte scans for the bytes a JSON string must escape, in
+//! the parser and the writer, go eight bytes at a time ([`find_by_words`],
+//! [`find_json_special`]). The phrases a message is classified by are looked
+//! for all at once, in one pass ([`PhraseGroups`]).
 //!
-//! The `memchr` crate (`memmem::find`, `memchr`) in place of `find_bytes` and
-//! `find_byte` was measured on 2026-11-27: the component grew by 7.0 KB, 3.1
-//! KB gzipped (163 021 bytes gzipped, over the 160 000 budget), so these
-//! stay (BENCHMARKS.md).
-
-/// Needles up to this long are compared at each occurrence of their first
-/// byte; longer ones go through a failure table.
-const SHORT_NEEDLE: usize = 16;
+//! `memchr` costs the component 3.1 KB gzipped against the hand-written
+//! first-byte scan and Knuth–Morris–Pratt searcher it replaced (2026-11-27):
+//! refused while the component was at its budget, taken once the nightly
+//! build made room (BENCHMARKS.md).
 
 /// The byte offset of the first `needle` in `hay`, as `str::find` gives it.
 pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
@@ -30,85 +22,13 @@ pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
 
 /// The byte offset of the last `needle` in `hay`, as `str::rfind` gives it.
 pub(crate) fn rfind(hay: &str, needle: &str) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(hay.len());
-    }
-    let mut last = None;
-    each_match(hay.as_bytes(), needle.as_bytes(), true, |at| {
-        last = Some(at);
-        true
-    });
-    last
+    memchr::memmem::rfind(hay.as_bytes(), needle.as_bytes())
 }
 
 /// The offset of the first `needle` in the bytes `hay`. An empty needle is
 /// at 0.
 pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let mut first = None;
-    each_match(hay, needle, false, |at| {
-        first = Some(at);
-        false
-    });
-    first
-}
-
-/// Each offset of `needle` in `hay`, left to right, to `f` until it answers
-/// false: every occurrence (`overlapping`) or, as `str::split` takes them,
-/// each one after the end of the last. An empty needle is at 0 only.
-fn each_match(hay: &[u8], needle: &[u8], overlapping: bool, mut f: impl FnMut(usize) -> bool) {
-    let Some(&first) = needle.first() else {
-        f(0);
-        return;
-    };
-    let Some(last) = hay.len().checked_sub(needle.len()) else {
-        return;
-    };
-    let step = if overlapping { 1 } else { needle.len() };
-    if needle.len() <= SHORT_NEEDLE {
-        let mut i = 0;
-        while i <= last {
-            let Some(at) = find_byte(&hay[..=last], i, first) else {
-                return;
-            };
-            if &hay[at..at + needle.len()] == needle {
-                if !f(at) {
-                    return;
-                }
-                i = at + step;
-            } else {
-                i = at + 1;
-            }
-        }
-        return;
-    }
-    // Knuth–Morris–Pratt: `fail[k]` is the longest proper border of the
-    // needle's first k + 1 bytes.
-    let mut fail = vec![0usize; needle.len()];
-    let mut k = 0;
-    for i in 1..needle.len() {
-        while k > 0 && needle[i] != needle[k] {
-            k = fail[k - 1];
-        }
-        if needle[i] == needle[k] {
-            k += 1;
-        }
-        fail[i] = k;
-    }
-    let mut k = 0;
-    for (i, &b) in hay.iter().enumerate() {
-        while k > 0 && b != needle[k] {
-            k = fail[k - 1];
-        }
-        if b == needle[k] {
-            k += 1;
-        }
-        if k == needle.len() {
-            if !f(i + 1 - k) {
-                return;
-            }
-            k = if overlapping { fail[k - 1] } else { 0 };
-        }
-    }
+    memchr::memmem::find(hay, needle)
 }
 
 /// Whether `needle` is in `hay` as whole words: where it starts and ends is
@@ -131,11 +51,10 @@ pub(crate) fn split<'a>(hay: &'a str, sep: &str) -> Vec<&'a str> {
     let mut parts = Vec::new();
     let mut from = 0;
     if !sep.is_empty() {
-        each_match(hay.as_bytes(), sep.as_bytes(), false, |at| {
+        for at in memchr::memmem::find_iter(hay.as_bytes(), sep.as_bytes()) {
             parts.push(&hay[from..at]);
             from = at + sep.len();
-            true
-        });
+        }
     }
     parts.push(&hay[from..]);
     parts
@@ -176,17 +95,6 @@ fn find_by_words(
         at += 1;
     }
     None
-}
-
-/// The first `b` in `s` from `from`: "has a zero byte" after xor with `b`,
-/// which is exact for "any", and since a borrow only carries upwards, the
-/// lowest flagged byte is a true one.
-fn find_byte(s: &[u8], from: usize, b: u8) -> Option<usize> {
-    let flags = |x: u64| {
-        let y = x ^ (ONES * u64::from(b));
-        y.wrapping_sub(ONES) & !y & HIGH
-    };
-    find_by_words(s, from, flags, |c| c == b)
 }
 
 /// Groups of phrases (lowercase ASCII, two bytes or more, 64 in all at
@@ -389,8 +297,9 @@ pub(crate) fn find_4_or_5(s: &[u8], from: usize) -> Option<usize> {
 /// writer escapes). Eight bytes at a time.
 pub fn find_json_special(s: &[u8], from: usize) -> Option<usize> {
     // "Has a byte below 0x20", "has a zero byte" (after xor with `"` or
-    // `\\`), as in `find_byte`. `!x` serves all three: the xors change bits
-    // below the high ones only.
+    // `\\`: `(y - 0x01…01) & !y` marks the high bit of a zero byte of `y`,
+    // and since a borrow only carries upwards the lowest mark is a true one).
+    // `!x` serves all three: the xors change bits below the high ones only.
     let flags = |x: u64| {
         (x.wrapping_sub(ONES * 0x20)
             | (x ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
@@ -647,19 +556,14 @@ mod tests {
         fn finds_what_the_standard_library_finds(
             hay in "[abé:\\x00\\x7f /.0\\\\\\[\\]]{0,40}",
             needle in "[abé: ]{1,3}",
-            from in 0usize..41,
         ) {
             prop_assert_eq!(find(&hay, &needle), hay.find(&needle));
-            let b = needle.as_bytes()[0];
-            let from = from.min(hay.len());
-            let naive = hay.as_bytes()[from..].iter().position(|&c| c == b).map(|p| from + p);
-            prop_assert_eq!(find_byte(hay.as_bytes(), from, b), naive);
             let slash = hay.bytes().position(|c| c == b'/' || c == b'\\');
             prop_assert_eq!(find_slash(hay.as_bytes()), slash);
         }
 
         /// The string searches are the standard library's, for needles short
-        /// and long (over `SHORT_NEEDLE`: Knuth–Morris–Pratt), periodic ones
+        /// and long, periodic ones
         /// included, and for an empty needle.
         #[test]
         fn searches_as_the_standard_library_does(
