@@ -248,16 +248,19 @@ pub(crate) fn is_credential_name(name: &str) -> bool {
 }
 
 /// Whether a value standing in free text looks like a secret rather than a
-/// word: four characters or more with a digit, a symbol, a letter outside
-/// ASCII or a capital after a small letter; or a long run of high entropy
-/// ([`high_entropy`]), such as a random lowercase token.
+/// word: four characters or more with a digit, a symbol or a capital after a
+/// small letter; or a long run of high entropy ([`high_entropy`]), such as a
+/// random lowercase token. The stop that ends a sentence is not part of the
+/// word, and letters outside ASCII are letters: "Token invalid." and "Token
+/// inválido." say that a token is wrong, not what it is.
 fn looks_secret(v: &str) -> bool {
+    let v = v.trim_end_matches(['.', ',', ';', '!', '?']);
     if v.chars().count() < 4 {
         return false;
     }
     let b = v.as_bytes();
     b.iter()
-        .any(|c| c.is_ascii_digit() || c.is_ascii_punctuation() || *c >= 0x80)
+        .any(|c| c.is_ascii_digit() || c.is_ascii_punctuation())
         || b.windows(2)
             .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
         || high_entropy(b)

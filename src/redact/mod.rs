@@ -527,7 +527,16 @@ fn redact_shapes(text: &str) -> Cow<'_, str> {
                 let n = run_len(s, start, |b| {
                     is_token_char(b) || matches!(b, b'.' | b'=' | b'+' | b'/' | b'~')
                 });
-                if n >= 8 {
+                // A sentence's stop ends the credential, and a short word of
+                // letters is no credential: "Token invalid." says a token is wrong.
+                let v = s[start..start + n].trim_ascii_end();
+                let v = v.strip_suffix(b".").unwrap_or(v);
+                let word = v.len() < 20
+                    && v.iter().all(u8::is_ascii_alphabetic)
+                    && !v
+                        .windows(2)
+                        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+                if n >= 8 && !word {
                     out.push_str(&text[copied..start]);
                     out.push_str("[REDACTED:credential]");
                     i = start + n;
