@@ -175,18 +175,31 @@ fn lexicon(codes: &[String]) -> String {
             };
             let w = w.as_u64().filter(|w| (1..=5).contains(w));
             let w = w.unwrap_or_else(|| panic!("{path}: {phrase}: weight 1 to 5"));
-            // A phrase in a script without spaces between words (Chinese,
-            // Japanese): matched anywhere in a word, as it is written.
+            // A phrase with letters outside ASCII (Chinese, Japanese, Korean,
+            // accented or Cyrillic words): matched anywhere in the words, as
+            // it is written (the words keep such letters as they are), and
+            // with its first letter a capital, as a message starts
+            // ("Доступ запрещен"), when that letter has one.
             if phrase.bytes().any(|b| b >= 0x80) {
                 assert!(
-                    !phrase.contains(' ')
+                    !phrase.starts_with(' ')
+                        && !phrase.ends_with(' ')
+                        && !phrase.contains("  ")
                         && phrase.len() >= 3
-                        && phrase
-                            .chars()
-                            .all(|c| !c.is_ascii() || c.is_ascii_lowercase() || c.is_ascii_digit()),
-                    "{path}: {phrase:?}: no spaces, no capitals"
+                        && phrase.chars().all(|c| !c.is_ascii()
+                            || c.is_ascii_lowercase()
+                            || c.is_ascii_digit()
+                            || c == ' '),
+                    "{path}: {phrase:?}: single spaces, no capitals"
                 );
                 phrases.push((phrase.clone(), code, w, retry));
+                let mut chars = phrase.chars();
+                if let Some(first) = chars.next().filter(|c| !c.is_ascii()) {
+                    let capital: String = first.to_uppercase().chain(chars).collect();
+                    if capital != *phrase {
+                        phrases.push((capital, code, w, retry));
+                    }
+                }
                 continue;
             }
             let (words, stem) = match phrase.strip_suffix('*') {

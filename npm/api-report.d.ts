@@ -188,7 +188,7 @@ export declare const MAY_HAVE_HAD_EFFECTS: readonly ["TIMEOUT", "NETWORK_ERROR",
 /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
 export declare const REFUSAL_STATUSES: readonly [429, 503];
 /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
-export declare const FAILURE_PREFIXES: readonly ["Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to "];
+export declare const FAILURE_PREFIXES: readonly ["Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to ", "Bad Request:", "Unauthorized:", "Forbidden:", "Not Found:", "Conflict:", "Too Many Requests", "Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "Permission Denied:", "Access Denied:", "Validation Error:"];
 
 // ---- dist/convert.d.ts
 import type { Hints } from './types.js';

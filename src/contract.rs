@@ -81,8 +81,11 @@ pub const MAY_HAVE_HAD_EFFECTS: [&str; 4] =
 /// white space aside: `parse` reads a result whose one block starts so as a
 /// failure even without `isError: true` (the Python SDK sends `false` for
 /// every value a tool returns), and the hosts' fast paths leave such a
-/// result to the core.
-pub const FAILURE_PREFIXES: [&str; 8] = [
+/// result to the core. Besides the words of an error, a failure's title: an
+/// HTTP error's reason phrase (RFC 9110 §15) or a kind of refusal, followed
+/// by a colon, as servers write `${statusText}: ${message}` ("Not Found: Work
+/// item '99999' not found").
+pub const FAILURE_PREFIXES: [&str; 21] = [
     "Error:",
     "Error ",
     "ERROR:",
@@ -91,6 +94,19 @@ pub const FAILURE_PREFIXES: [&str; 8] = [
     "Request failed",
     "Operation failed",
     "Unable to ",
+    "Bad Request:",
+    "Unauthorized:",
+    "Forbidden:",
+    "Not Found:",
+    "Conflict:",
+    "Too Many Requests",
+    "Internal Server Error",
+    "Bad Gateway",
+    "Service Unavailable",
+    "Gateway Timeout",
+    "Permission Denied:",
+    "Access Denied:",
+    "Validation Error:",
 ];
 
 /// HTTP statuses that refuse a request before any work (429 Too Many Requests,

@@ -479,14 +479,18 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
         .iter()
         .enumerate()
         .max_by_key(|&(i, w)| (*w, usize::MAX - i))?;
+    let row = best[top]?;
+    // Supporting words only support: a code with none but them is no rival
+    // to one a clear phrase names ("connect" and "connection" beside "before
+    // you can").
+    let clear = |i: usize| best[i].is_some_and(|b| rows[b].2 > 1);
     let rival = scores
         .iter()
         .enumerate()
-        .filter(|&(i, _)| i != top)
+        .filter(|&(i, _)| i != top && (clear(i) || !clear(top)))
         .map(|(_, w)| *w)
         .max()
         .unwrap_or(0);
-    let row = best[top]?;
     let (pattern, _, _, retry) = rows[row];
     Some(Verdict {
         code: TABLE[top].code,

@@ -1349,6 +1349,21 @@ fn read_body(
                 .or_else(|| message_member(b)),
         );
     }
+    // A list of errors (JSON:API's `errors[].detail` / `title`, GraphQL's
+    // `errors[].message`, Rails' `{"errors": ["Subject cannot be blank"]}`):
+    // the first one's words are the message, so a delay they state is read.
+    if let Some(Value::Array(items)) = b.field("errors") {
+        set_body_message(
+            g,
+            match items.first() {
+                Some(Value::Object(e)) => str_of(e, "detail")
+                    .or_else(|| str_of(e, "message"))
+                    .or_else(|| str_of(e, "title")),
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            },
+        );
+    }
     if let Some(Value::Array(_)) = b.field("issues") {
         g.push(
             InvalidArgument,

@@ -102,4 +102,4 @@ export const MAY_HAVE_HAD_EFFECTS = ['TIMEOUT', 'NETWORK_ERROR', 'UPSTREAM_ERROR
 /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
 export const REFUSAL_STATUSES = [429, 503] as const;
 /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
-export const FAILURE_PREFIXES = ['Error:', 'Error ', 'ERROR:', 'Failed to ', 'failed to ', 'Request failed', 'Operation failed', 'Unable to '] as const;
+export const FAILURE_PREFIXES = ['Error:', 'Error ', 'ERROR:', 'Failed to ', 'failed to ', 'Request failed', 'Operation failed', 'Unable to ', 'Bad Request:', 'Unauthorized:', 'Forbidden:', 'Not Found:', 'Conflict:', 'Too Many Requests', 'Internal Server Error', 'Bad Gateway', 'Service Unavailable', 'Gateway Timeout', 'Permission Denied:', 'Access Denied:', 'Validation Error:'] as const;
