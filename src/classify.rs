@@ -381,31 +381,38 @@ fn read_words(
     }) else {
         return winner;
     };
-    // Words of a spent quota over a window of minutes: the rate limit stands.
-    if v.code == Code::QuotaExhausted
-        && current == Code::RateLimited
-        && long.is_none()
-        && crate::lexicon::short_window(words).is_some()
-    {
-        return winner;
-    }
+    // Words of a spent quota over a window of minutes, and none of a day: a
+    // limit that refills soon ("run out of API credits for the current
+    // minute"), a rate limit, as it stands when a signal read one.
+    let minutes = (v.code == Code::QuotaExhausted && long.is_none())
+        .then(|| crate::lexicon::short_window(words))
+        .flatten();
+    let code = if minutes.is_some() {
+        Code::RateLimited
+    } else {
+        v.code
+    };
     // A rate limit over a long window the error states is read below, with
     // its own evidence.
     let window = g.quota_window.is_some() || g.window_structured.is_some();
     let takes = match &winner {
-        _ if v.code == current => false,
+        _ if code == current => false,
         _ if current == Code::RateLimited && window => false,
         None => true,
         // A phrase a rule knows: only words that weigh much more move it.
         Some(w) if w.strength > CATCH_ALL_MAX && w.strength <= TEXT_MAX => {
             v.weight >= v.weight_of(current) + TEXT_MARGIN
-                && crate::lexicon::refines(Code::Unknown, v.code)
+                && crate::lexicon::refines(Code::Unknown, code)
         }
         // A catch-all class or a status: toward a compatible code only.
-        Some(_) => crate::lexicon::refines(current, v.code),
+        Some(_) => crate::lexicon::refines(current, code),
     };
     if !takes {
         return winner;
+    }
+    if let Some(w) = minutes {
+        let evidence = || format!("words {} window {w}", v.phrase);
+        return Some(words_win(g, code, strength, evidence, Some(true)));
     }
     let evidence = || format!("words {} {}", v.phrase, v.code.name());
     Some(words_win(g, v.code, strength, evidence, v.retry))

@@ -48,7 +48,19 @@ pub fn parse_result(raw: &str, opts: &ClassifyOptions) -> Result<Option<Normaliz
     let envelope = top.contains_key("jsonrpc") || top.contains_key("id");
     let reading = match (top.get("error"), top.get("result")) {
         // A JSON-RPC response.
-        (Some(Value::Object(e)), _) if envelope || !top.contains_key("content") => rpc_error(e),
+        (Some(Value::Object(e)), _) if envelope || !top.contains_key("content") => {
+            // A whole response sent as the error (Automattic's wordpress-mcp:
+            // `"error": {"jsonrpc", "id", "error": {code, message, data}}`):
+            // the inner error, once.
+            match e.get("error") {
+                Some(Value::Object(inner))
+                    if !e.contains_key("code") && !e.contains_key("message") =>
+                {
+                    rpc_error(inner)
+                }
+                _ => rpc_error(e),
+            }
+        }
         (None, Some(Value::Object(r))) if envelope => return tool_result(r, opts, false),
         _ if envelope => return Err(not_a_result()),
         // A bare JSON-RPC error object.

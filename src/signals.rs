@@ -1820,6 +1820,8 @@ static STATUS_LEADS: &[&str] = &[
     "status ",
     // "SonarQube answered with Error 404 on …", "error 503"
     "error ",
+    // "Aiven API Error (400): Service name must …"
+    "error (",
     // "BrowserStack returned 404 while …", "the API returned 500"
     "returned ",
     // cargo: "failed to get 200 response from `…`, got 502"
