@@ -206,7 +206,7 @@ pub(crate) fn classify_unsanitized(
             }
         }
         if evidence.is_empty() {
-            evidence.push("no signal".into());
+            evidence.push(g.words_tie.take().unwrap_or_else(|| "no signal".into()));
         }
         if let Some(w) = &window {
             evidence.push(w.clone());
@@ -373,13 +373,24 @@ fn read_words(
     let status = g
         .http_status
         .or((strength == crate::signals::SDK_STATUS).then_some(0));
-    let Some(v) = crate::lexicon::read(words, status).filter(|v| {
-        v.decides()
-            || (stated_wait
-                && v.weight > v.rival
-                && matches!(v.code, Code::RateLimited | Code::QuotaExhausted))
-    }) else {
-        return winner;
+    let v = match crate::lexicon::read(words, status) {
+        Some(v)
+            if v.decides()
+                || (stated_wait
+                    && v.weight > v.rival
+                    && matches!(v.code, Code::RateLimited | Code::QuotaExhausted)) =>
+        {
+            v
+        }
+        read => {
+            // Words that name two codes as heavily decide nothing: the
+            // evidence says so when nothing else decided either.
+            let tie = read.and_then(|v| Some((v.code, v.tied_with()?)));
+            if let (None, false, Some((a, b))) = (&winner, g.quiet, tie) {
+                g.words_tie = Some(format!("words tie {} {}", a.name(), b.name()));
+            }
+            return winner;
+        }
     };
     // Words of a spent quota over a window of minutes, and none of a day: a
     // limit that refills soon ("run out of API credits for the current

@@ -64,6 +64,9 @@ pub(crate) struct Gathered {
     /// Why a stated delay was not taken (an impossible `Retry-After` date):
     /// the first, for the evidence.
     pub ignored_delay: Option<String>,
+    /// Words that named two codes equally and so decided nothing, for the
+    /// evidence of an error nothing else decided ("words tie NOT_FOUND GONE").
+    pub words_tie: Option<String>,
 }
 
 impl Gathered {

@@ -61,6 +61,18 @@ impl Verdict {
     pub(crate) fn decides(&self) -> bool {
         self.weight >= LEXICON_MIN_WEIGHT && self.weight > self.rival
     }
+
+    /// The other code the words name as heavily, when they are heavy enough
+    /// to decide but tied.
+    pub(crate) fn tied_with(&self) -> Option<Code> {
+        if self.weight < LEXICON_MIN_WEIGHT || self.weight != self.rival {
+            return None;
+        }
+        let own = index(self.code)?;
+        (0..TABLE.len())
+            .find(|&i| i != own && self.scores[i] == self.rival)
+            .map(|i| TABLE[i].code)
+    }
 }
 
 /// Whether words may move a generic signal's `from` to `to`.

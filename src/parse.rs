@@ -250,7 +250,7 @@ impl<'v> Reading<'v> {
         let mut evidence = Vec::with_capacity(n.evidence.len() + 2 + self.evidence.len());
         evidence.push(["dialect ", &self.dialect].concat());
         // What the result named outright decided comes first; then what
-        // classification read in its text (its "no signal" is no news then).
+        // classification read in its text (its "no signal" or tie of words is no news then).
         let named = match (self.explicit, self.profile_code) {
             (Some(c), _) => Some(["code ", c.name()].concat()),
             (None, Some((_, v))) if n.code != classified => Some(["profile code ", v].concat()),
@@ -258,7 +258,8 @@ impl<'v> Reading<'v> {
         };
         if let Some(line) = named {
             evidence.push(line);
-            n.evidence.retain(|e| e != "no signal");
+            n.evidence
+                .retain(|e| e != "no signal" && !e.starts_with("words tie "));
         }
         evidence.extend(self.evidence);
         evidence.append(&mut n.evidence);
