@@ -173,11 +173,31 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
         }
     };
     let mut prev = Class::Other;
+    // A URL's query string (`?status=suspended&per=day`) names what was
+    // asked for, not what failed: its words are not read. The path is.
+    let (mut in_url, mut in_query) = (false, false);
     for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_whitespace() || matches!(c, '"' | '<' | '>' | '`') {
+            (in_url, in_query) = (false, false);
+        } else if !in_url
+            && (c == 'h' || c == 'H')
+            && (i == 0 || !chars[i - 1].is_ascii_alphanumeric())
+        {
+            // `http://` or `https://`, in any case, without a copy.
+            let at = |k: usize, want: char| {
+                chars
+                    .get(i + k)
+                    .is_some_and(|c| c.eq_ignore_ascii_case(&want))
+            };
+            let from = |k: usize, s: &str| s.chars().enumerate().all(|(n, w)| at(k + n, w));
+            in_url = from(0, "http") && (from(4, "://") || from(4, "s://"));
+        } else if in_url && c == '?' {
+            in_query = true;
+        }
         if c == '\'' || c == '’' {
             continue;
         }
-        let k = class(c);
+        let k = if in_query { Class::Other } else { class(c) };
         if k == Class::Other {
             if !out.ends_with(' ') {
                 out.push(' ');
@@ -546,6 +566,20 @@ mod tests {
         );
         assert_eq!(words_of("can't connect"), " cant connect ");
         assert_eq!(words_of("NonexistentBucket"), " nonexistent bucket ");
+    }
+
+    #[test]
+    fn a_url_s_query_is_not_read() {
+        assert_eq!(
+            words_of("GET https://api.render.com/v1/services?suspended=suspended&limit=20 failed"),
+            " get https api render com v 1 services failed "
+        );
+        // Its path is, and a question mark outside a URL ends nothing.
+        assert_eq!(words_of("Why? Not found"), " why not found ");
+        assert_eq!(
+            words_of("(HTTPS://x.io/day?per=day) then day"),
+            " https x io day then day "
+        );
     }
 
     fn code_of(s: &str) -> Option<Code> {
