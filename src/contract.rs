@@ -109,6 +109,18 @@ pub const FAILURE_PREFIXES: [&str; 21] = [
     "Validation Error:",
 ];
 
+/// What the npm and Python CLIs add to the proxy's usage text: the Streamable
+/// HTTP form they serve (the native CLI refuses `--listen`). `{host}` is the
+/// CLI's name ("npm", "Python").
+pub const PROXY_HTTP_USAGE: &str = "
+This CLI ({host}) also serves a remote server over Streamable HTTP:
+  mcp-errors proxy [options] --listen HOST:PORT --upstream URL
+Clients connect to http://HOST:PORT with the upstream URL's path; every
+request and response passes as it came (Authorization included, never logged),
+and failed tools/call answers are rewritten as above, in JSON bodies and in
+server-sent events alike.
+";
+
 /// HTTP statuses that refuse a request before any work (429 Too Many Requests,
 /// 503 Service Unavailable, RFC 9110 §15.6.4): an `UNAVAILABLE` with one of
 /// them is retried for any tool.

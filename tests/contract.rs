@@ -7,7 +7,7 @@
 
 use mcp_errors::contract::{
     CONVERT_MAX_DEPTH, CONVERT_MAX_ITEMS, CONVERT_MAX_STRING, FAILURE_PREFIXES, HINTS, LIMITS,
-    LIMIT_DOCS, MAY_HAVE_HAD_EFFECTS, NEVER_COPIED, REFUSAL_STATUSES,
+    LIMIT_DOCS, MAY_HAVE_HAD_EFFECTS, NEVER_COPIED, PROXY_HTTP_USAGE, REFUSAL_STATUSES,
 };
 use mcp_errors::{Category, Format, Profile, SpecRevision, Target, TABLE};
 
@@ -145,11 +145,14 @@ fn typescript() -> String {
          /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */\n\
          export const REFUSAL_STATUSES = [{}] as const;\n\
          /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */\n\
-         export const FAILURE_PREFIXES = [{}] as const;\n",
+         export const FAILURE_PREFIXES = [{}] as const;\n\n\
+         /** The proxy's usage text for the Streamable HTTP form the CLI serves; `{{host}}` is the CLI's name. */\n\
+         export const PROXY_HTTP_USAGE = {};\n",
         quoted_list(&NEVER_COPIED, '\''),
         quoted_list(&MAY_HAVE_HAD_EFFECTS, '\''),
         REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
-        quoted_list(&FAILURE_PREFIXES, '\'')
+        quoted_list(&FAILURE_PREFIXES, '\''),
+        serde_json::to_string(PROXY_HTTP_USAGE).unwrap()
     ));
     s
 }
@@ -211,11 +214,14 @@ fn python() -> String {
          #: HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool.\n\
          REFUSAL_STATUSES = ({})\n\
          #: How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError.\n\
-         FAILURE_PREFIXES = ({})\n",
+         FAILURE_PREFIXES = ({})\n\n\
+         #: The proxy's usage text for the Streamable HTTP form the CLI serves; `{{host}}` is the CLI's name.\n\
+         PROXY_HTTP_USAGE = {}\n",
         quoted_list(&NEVER_COPIED, '"'),
         quoted_list(&MAY_HAVE_HAD_EFFECTS, '"'),
         REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
-        quoted_list(&FAILURE_PREFIXES, '"')
+        quoted_list(&FAILURE_PREFIXES, '"'),
+        serde_json::to_string(PROXY_HTTP_USAGE).unwrap()
     ));
     s
 }

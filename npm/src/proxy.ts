@@ -7,19 +7,13 @@ import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
+import { PROXY_HTTP_USAGE } from './contract.js';
 import { callProxy } from './engine.js';
 import { lines } from './lines.js';
 import { httpFlags, report, runHttpProxy } from './proxy-http.js';
 
 /** The Streamable HTTP form, which this host serves (proxy-http.ts). */
-const HTTP_USAGE = `
-This CLI (npm) also serves a remote server over Streamable HTTP:
-  mcp-errors proxy [options] --listen HOST:PORT --upstream URL
-Clients connect to http://HOST:PORT with the upstream URL's path; every
-request and response passes as it came (Authorization included, never logged),
-and failed tools/call answers are rewritten as above, in JSON bodies and in
-server-sent events alike.
-`;
+const HTTP_USAGE = PROXY_HTTP_USAGE.replace('{host}', 'npm');
 
 /** How long a server has to exit after its input closes, and again after SIGTERM
  * (together under the 2 s an MCP client gives the proxy itself). */

@@ -4,6 +4,7 @@
 // list are the same as over a direct connection; the log has one record per failure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,24 @@ async function connect(command, args) {
   const client = new Client({ name: 'proxy-test', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
   return client;
+}
+
+// The usage is the core's in every host; the npm and Python CLIs add the Streamable HTTP
+// form they serve (the contract's PROXY_HTTP_USAGE, naming the CLI), the native one does not.
+for (const host of hosts) {
+  test(`${host.name}: proxy --help is the core's usage, and the HTTP form where the host serves it`, () => {
+    const native = spawnSync(hosts[0].command, ['proxy', '--help'], { encoding: 'utf8' });
+    const out = spawnSync(host.command, [...host.pre, 'proxy', '--help'], { encoding: 'utf8' });
+    assert.equal(out.status, 0);
+    assert.ok(out.stdout.startsWith(native.stdout), "the core's usage first");
+    const name = { native: undefined, node: 'npm', python: 'Python' }[host.name];
+    if (name === undefined) {
+      assert.equal(out.stdout, native.stdout);
+      assert.doesNotMatch(out.stdout, /--listen/);
+    } else {
+      assert.match(out.stdout.slice(native.stdout.length), new RegExp(`^\\nThis CLI \\(${name}\\) also serves a remote server over Streamable HTTP:\\n  mcp-errors proxy \\[options\\] --listen HOST:PORT --upstream URL\\n`));
+    }
+  });
 }
 
 for (const host of hosts) {

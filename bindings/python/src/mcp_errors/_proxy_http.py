@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from wasmtime import component as wc
 
+from ._contract import PROXY_HTTP_USAGE
 from ._engine import ENGINE, McpErrorsError
 
 # Headers of one hop, never passed on (RFC 9110 §7.6.1), and the length a rewritten body changes.
@@ -31,14 +32,7 @@ HOP_BY_HOP = frozenset(
     ("connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length")
 )
 
-HTTP_USAGE = """
-This CLI (Python) also serves a remote server over Streamable HTTP:
-  mcp-errors proxy [options] --listen HOST:PORT --upstream URL
-Clients connect to http://HOST:PORT with the upstream URL's path; every
-request and response passes as it came (Authorization included, never logged),
-and failed tools/call answers are rewritten as above, in JSON bodies and in
-server-sent events alike.
-"""
+HTTP_USAGE = PROXY_HTTP_USAGE.replace("{host}", "Python")
 
 
 def http_flags(args: list[str]) -> tuple[list[str], str | None, str | None]:
