@@ -6,7 +6,10 @@ words), so that two builds can be compared on a held-out file before anyone read
     python3 eval/compare.py classify OLD/mcp-errors NEW/mcp-errors eval/classify/fresh-2026-11-27.jsonl
     python3 eval/compare.py parse    OLD/mcp-errors NEW/mcp-errors eval/parse/fresh-2026-11-27.jsonl
 
-Prints each binary's `right/total`; nothing about the cases (add --misses to list them)."""
+Prints each binary's `right/total`, how the last binary's misses divide (not read as a failure,
+UNKNOWN, a wrong code, the retry verdict, the delay or message), and with two binaries how many
+cases the second gained and lost against the first; nothing about the cases (add --misses to list
+them, which reads them)."""
 import json
 import subprocess
 import sys
@@ -43,13 +46,39 @@ def main() -> None:
     misses = "--misses" in sys.argv
     kind, *clis, path = [a for a in sys.argv[1:] if a != "--misses"]
     cases = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+    oks = []
     for cli in clis:
         results = [(c, answer(cli, kind, c)) for c in cases]
-        print(f"{cli}: {sum(right(c, a) for c, a in results)}/{len(cases)} right on {path}")
+        ok = [right(c, a) for c, a in results]
+        oks.append(ok)
+        print(f"{cli}: {sum(ok)}/{len(cases)} right on {path}")
         if misses:
-            for c, a in results:
-                if not right(c, a):
+            for (c, a), r in zip(results, ok):
+                if not r:
                     print("  miss", c["id"], a and a.get("code"), a and a.get("evidence"))
+    kinds = {}
+    for (c, a), r in zip(results, ok):
+        if not r:
+            k = miss_kind(c, a)
+            kinds[k] = kinds.get(k, 0) + 1
+    print(f"{clis[-1]}: misses by kind: {kinds}")
+    if len(oks) >= 2:
+        gained = sum(1 for a, b in zip(oks[0], oks[-1]) if b and not a)
+        lost = sum(1 for a, b in zip(oks[0], oks[-1]) if a and not b)
+        print(f"{clis[-1]} against {clis[0]}: {gained} gained, {lost} lost")
+
+
+def miss_kind(case: dict, a) -> str:
+    """How a miss divides, as the sealed part's aggregate says it."""
+    if a is None:
+        return "not read as a failure"
+    if a.get("code") == "UNKNOWN":
+        return "UNKNOWN"
+    if a.get("code") not in [case["code"]] + (case.get("accept") or []):
+        return "a wrong code"
+    if not case.get("retry_any") and a.get("retryable") != case["retryable"]:
+        return "the retry verdict"
+    return "the delay or the message"
 
 
 if __name__ == "__main__":
