@@ -487,6 +487,17 @@ fn read_type<'v>(r: &mut Reading<'v>, error_type: Option<&'v str>, profile: Prof
     }
 }
 
+/// The names JSON-RPC 2.0 gives its own error codes (§5.1), which SDKs send
+/// as the message of any failure of that code.
+const RPC_CODE_NAMES: &[&str] = &[
+    "Parse error",
+    "Invalid Request",
+    "Method not found",
+    "Invalid params",
+    "Internal error",
+    "Server error",
+];
+
 /// A JSON-RPC error object.
 fn rpc_error<'v>(e: &'v Map<'v>) -> Reading<'v> {
     let data = object(e, "data");
@@ -514,8 +525,20 @@ fn rpc_error<'v>(e: &'v Map<'v>) -> Reading<'v> {
     r.exact_message = true;
     r.message = message.map(Cow::Borrowed);
     // A text in `data` says what failed, where the message may only name
-    // the code (the Ruby SDK's "Invalid params" with "Tool not found: …").
-    if let (Some(m), Some(d)) = (message, text(e, "data")) {
+    // the code (the Ruby SDK's "Invalid params" with "Tool not found: …"),
+    // and so does the `message` of a `data` object when the message is only
+    // the code's name (mcp-lite's "Internal error" with `data: {message:
+    // "fetch failed", stack}`).
+    let names_the_code = message.is_some_and(|m| {
+        RPC_CODE_NAMES
+            .iter()
+            .any(|n| m.trim().eq_ignore_ascii_case(n))
+    });
+    let detail = text(e, "data").or_else(|| {
+        data.filter(|_| names_the_code)
+            .and_then(|d| text(d, "message"))
+    });
+    if let (Some(m), Some(d)) = (message, detail) {
         if !d.trim().is_empty() && !crate::text::contains(m, d) {
             r.message = Some(Cow::Owned([m, ": ", d].concat()));
         }
