@@ -193,6 +193,19 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
             in_url = from(0, "http") && (from(4, "://") || from(4, "s://"));
         } else if in_url && c == '?' {
             in_query = true;
+        } else if !in_url
+            && c == '/'
+            && (i == 0 || chars[i - 1].is_ascii_whitespace())
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric())
+            && chars[i + 1..]
+                .iter()
+                .take_while(|n| !n.is_ascii_whitespace())
+                .any(|&n| n == '/')
+        {
+            // A path on its own, two segments or more (`with url:
+            // /v2/aggs/range/1/day/…`, as urllib3 writes it), names what was
+            // asked for, not what failed; `10000 /day` is still read.
+            (in_url, in_query) = (true, true);
         }
         if c == '\'' || c == '’' {
             continue;
@@ -293,6 +306,7 @@ impl Words {
         let class = key.is_some_and(|k| {
             let k = k.to_ascii_lowercase();
             k == "name"
+                || k == "type"
                 || crate::text::contains(&k, "exception")
                 || crate::text::contains(&k, "class")
         });
@@ -579,6 +593,24 @@ mod tests {
         assert_eq!(
             words_of("(HTTPS://x.io/day?per=day) then day"),
             " https x io day then day "
+        );
+    }
+
+    #[test]
+    fn a_path_alone_is_not_read() {
+        // urllib3's "Max retries exceeded with url: /path": a path of two
+        // segments or more, after a space, names what was asked for.
+        assert_eq!(
+            words_of(
+                "with url: /v2/aggs/range/1/day/2025 (Caused by too many 429 error responses)"
+            ),
+            " with url caused by too many 429 error responses "
+        );
+        // One segment is a word of its own ("10000 /day"), and a slash inside a word splits it.
+        assert_eq!(words_of("10000 /day"), " 10000 day ");
+        assert_eq!(
+            words_of("requests/day and a/b/c"),
+            " requests day and a b c "
         );
     }
 
