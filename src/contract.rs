@@ -84,8 +84,10 @@ pub const MAY_HAVE_HAD_EFFECTS: [&str; 4] =
 /// result to the core. Besides the words of an error, a failure's title: an
 /// HTTP error's reason phrase (RFC 9110 §15) or a kind of refusal, followed
 /// by a colon, as servers write `${statusText}: ${message}` ("Not Found: Work
-/// item '99999' not found").
-pub const FAILURE_PREFIXES: [&str; 21] = [
+/// item '99999' not found"). A sentence that says the call could not be
+/// done starts as one too ("Cannot create document: Directory … does not
+/// exist", "Could not find …").
+pub const FAILURE_PREFIXES: [&str; 24] = [
     "Error:",
     "Error ",
     "ERROR:",
@@ -94,6 +96,9 @@ pub const FAILURE_PREFIXES: [&str; 21] = [
     "Request failed",
     "Operation failed",
     "Unable to ",
+    "Cannot ",
+    "Could not ",
+    "Couldn't ",
     "Bad Request:",
     "Unauthorized:",
     "Forbidden:",

@@ -264,9 +264,34 @@ fn is_text_key(key: &str) -> bool {
         "stack", "trace", "url", "uri", "href", "path", "request", "hostname", "username", "file",
         "tool", "suggest",
     ];
+    // Short or foreign names of a message, matched whole: Go's `err`, the
+    // `info` of apilayer's APIs, a CLI's `stderr`, Spanish and Portuguese
+    // APIs' `descripcion`, `mensaje`, `mensagem`, `erro`.
+    const WHOLE: &[&str] = &[
+        "err",
+        "info",
+        "hint",
+        "note",
+        "stderr",
+        "descripcion",
+        "mensaje",
+        "mensagem",
+        "erro",
+    ];
     let k = key.to_ascii_lowercase();
     let has = |p: &&str| crate::text::contains(&k, p);
-    PARTS.iter().any(has) && !NEVER.iter().any(has)
+    (PARTS.iter().any(has) || WHOLE.contains(&k.as_str())) && !NEVER.iter().any(has)
+}
+
+/// Keys whose object maps fields to their messages (Rails' and Laravel's
+/// `errors: {email: ["has already been taken"]}`): every text in it is read,
+/// whatever its field is called.
+fn is_errors_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    matches!(
+        k.as_str(),
+        "errors" | "field_errors" | "fielderrors" | "validation_errors" | "validationerrors"
+    )
 }
 
 /// Keys the reader does not descend into.
@@ -369,6 +394,11 @@ fn gather(v: &Value<'_>, key: Option<&str>, depth: usize, out: &mut Words) {
         Value::Array(items) => {
             for item in items.iter().take(16) {
                 gather(item, key, depth + 1, out);
+            }
+        }
+        Value::Object(m) if key.is_some_and(is_errors_key) => {
+            for (_, v) in m.iter().take(16) {
+                gather(v, None, depth + 1, out);
             }
         }
         Value::Object(m) => gather_map(m, depth, out),
@@ -653,6 +683,27 @@ mod tests {
         assert!(w.ids.contains(" no node "), "{:?}", w.ids);
         // `invalid grant` and `no node` weigh the same: a tie decides nothing.
         assert!(!read(&w, None).unwrap().decides());
+    }
+
+    #[test]
+    fn a_type_is_prose_and_a_field_s_errors_are_read_whatever_the_field() {
+        let root = crate::input::parse(
+            r#"{"body": {"type": "invalid_state", "errors": {"email": ["has already been taken"], "id": 7}, "info": "Access Restricted", "referrer": "x y"}}"#,
+        )
+        .unwrap();
+        let Value::Object(m) = root else { panic!() };
+        let w = words(&m);
+        assert!(w.prose.contains(" invalid state "), "{:?}", w.prose);
+        assert!(!w.ids.contains(" invalid state "), "{:?}", w.ids);
+        // Rails' and Laravel's map of a field to its messages, and an `info` text.
+        assert!(
+            w.prose.contains(" has already been taken "),
+            "{:?}",
+            w.prose
+        );
+        assert!(w.prose.contains(" access restricted "), "{:?}", w.prose);
+        // A field of any other name is not a message.
+        assert!(!w.prose.contains(" x y "), "{:?}", w.prose);
     }
 
     #[test]
