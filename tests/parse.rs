@@ -104,8 +104,10 @@ fn parse_is_the_inverse_of_render() {
                     // before 2025-11-25) is what SDKs send for any failure,
                     // so parse reads its message's words; when they name a
                     // code of another JSON-RPC family, nothing in the error
-                    // says it was ours. Counted: two cases (an Azure quota
-                    // detail, a ZodError raised inside a tool), three formats each.
+                    // says it was ours. Counted: three cases (an Azure quota
+                    // detail, a ZodError raised inside a tool, Sequelize's
+                    // "Validation error" whose class named the other code of
+                    // a tie), three formats each.
                     if again.as_deref() != Ok(rendered.as_str())
                         && read_bare_internal(&rendered, &parsed)
                     {
@@ -131,7 +133,7 @@ fn parse_is_the_inverse_of_render() {
         "{replaced} renders skipped for extra fields"
     );
     assert!(
-        words_read <= 6,
+        words_read <= 9,
         "{words_read} bare -32603 errors read by their words"
     );
     report("parse ∘ render", checked, failures);
