@@ -475,7 +475,17 @@ pub(crate) fn short_window(words: &Words) -> Option<&'static str> {
 /// "retry later"), and with which words.
 pub(crate) fn retry_invitation(words: &Words) -> Option<&'static str> {
     static SET: OnceLock<Literals> = OnceLock::new();
-    window(words, &SET, LEXICON_RETRY_INVITATIONS)
+    window(words, &SET, LEXICON_RETRY_INVITATIONS).or_else(|| {
+        // "Please try again." ending a text invites a call as it was made
+        // (Firestore's "Too much contention on these documents. Please try
+        // again.", Notion's conflict_error); "Please try again with a valid
+        // ID" asks for another input, and is not read.
+        const ENDING: &str = concat!(" please try again ", '\u{1}');
+        [&words.ids, &words.prose]
+            .iter()
+            .any(|t| crate::text::contains(t, ENDING))
+            .then_some("please try again")
+    })
 }
 
 /// The first of `list`'s windows the words name; `set` holds `list`'s index.
