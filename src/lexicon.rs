@@ -266,7 +266,9 @@ fn is_text_key(key: &str) -> bool {
     ];
     // Short or foreign names of a message, matched whole: Go's `err`, the
     // `info` of apilayer's APIs, a CLI's `stderr`, Spanish and Portuguese
-    // APIs' `descripcion`, `mensaje`, `mensagem`, `erro`.
+    // APIs' `descripcion`, `mensaje`, `mensagem`, `erro`, and the `content`
+    // of a body that says it failed (zen-mcp-server's `{"status": "error",
+    // "content": "Model 'gpt-5' is not available …"}`).
     const WHOLE: &[&str] = &[
         "err",
         "info",
@@ -277,6 +279,7 @@ fn is_text_key(key: &str) -> bool {
         "mensaje",
         "mensagem",
         "erro",
+        "content",
     ];
     let k = key.to_ascii_lowercase();
     let has = |p: &&str| crate::text::contains(&k, p);
