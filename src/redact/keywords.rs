@@ -261,9 +261,15 @@ fn looks_secret(v: &str) -> bool {
     let b = v.as_bytes();
     b.iter()
         .any(|c| c.is_ascii_digit() || c.is_ascii_punctuation())
-        || b.windows(2)
-            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        || has_capital_after_small(b)
         || high_entropy(b)
+}
+
+/// Whether a capital follows a small letter somewhere in `b` (`aB`): mixed
+/// case inside one word, as generated tokens have and words do not.
+pub(crate) fn has_capital_after_small(b: &[u8]) -> bool {
+    b.windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
 }
 
 /// The shortest value the entropy test judges, in bytes.

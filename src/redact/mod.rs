@@ -533,9 +533,7 @@ fn redact_shapes(text: &str) -> Cow<'_, str> {
                 let v = v.strip_suffix(b".").unwrap_or(v);
                 let word = v.len() < 20
                     && v.iter().all(u8::is_ascii_alphabetic)
-                    && !v
-                        .windows(2)
-                        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+                    && !keywords::has_capital_after_small(v);
                 if n >= 8 && !word {
                     out.push_str(&text[copied..start]);
                     out.push_str("[REDACTED:credential]");
