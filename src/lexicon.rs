@@ -174,11 +174,12 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
     };
     let mut prev = Class::Other;
     // A URL's query string (`?status=suspended&per=day`) names what was
-    // asked for, not what failed: its words are not read. The path is.
-    let (mut in_url, mut in_query) = (false, false);
+    // asked for, not what failed: its words are not read (`unread`). The
+    // path is, unless it stands alone (below).
+    let (mut in_url, mut unread) = (false, false);
     for (i, &c) in chars.iter().enumerate() {
         if c.is_ascii_whitespace() || matches!(c, '"' | '<' | '>' | '`') {
-            (in_url, in_query) = (false, false);
+            (in_url, unread) = (false, false);
         } else if !in_url
             && (c == 'h' || c == 'H')
             && (i == 0 || !chars[i - 1].is_ascii_alphanumeric())
@@ -192,7 +193,7 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
             let from = |k: usize, s: &str| s.chars().enumerate().all(|(n, w)| at(k + n, w));
             in_url = from(0, "http") && (from(4, "://") || from(4, "s://"));
         } else if in_url && c == '?' {
-            in_query = true;
+            unread = true;
         } else if !in_url
             && c == '/'
             && (i == 0 || chars[i - 1].is_ascii_whitespace())
@@ -205,12 +206,12 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
             // A path on its own, two segments or more (`with url:
             // /v2/aggs/range/1/day/…`, as urllib3 writes it), names what was
             // asked for, not what failed; `10000 /day` is still read.
-            (in_url, in_query) = (true, true);
+            (in_url, unread) = (true, true);
         }
         if c == '\'' || c == '’' {
             continue;
         }
-        let k = if in_query { Class::Other } else { class(c) };
+        let k = if unread { Class::Other } else { class(c) };
         if k == Class::Other {
             if !out.ends_with(' ') {
                 out.push(' ');
@@ -483,10 +484,12 @@ pub(crate) fn retry_invitation(words: &Words) -> Option<&'static str> {
         // (Firestore's "Too much contention on these documents. Please try
         // again.", Notion's conflict_error); "Please try again with a valid
         // ID" asks for another input, and is not read.
-        const ENDING: &str = concat!(" please try again ", '\u{1}');
         [&words.ids, &words.prose]
             .iter()
-            .any(|t| crate::text::contains(t, ENDING))
+            .any(|t| {
+                t.split(BREAK)
+                    .any(|text| text.ends_with(" please try again "))
+            })
             .then_some("please try again")
     })
 }
