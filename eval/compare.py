@@ -9,7 +9,8 @@ words), so that two builds can be compared on a held-out file before anyone read
 Prints each binary's `right/total`, how the last binary's misses divide (not read as a failure,
 UNKNOWN, a wrong code, the retry verdict, the delay or message), and with two binaries how many
 cases the second gained and lost against the first; nothing about the cases (add --misses to list
-them, which reads them)."""
+them, which reads them; --changed lists the cases the second binary gained and lost, with both
+answers, which reads those)."""
 import json
 import subprocess
 import sys
@@ -44,11 +45,14 @@ def right(case: dict, a) -> bool:
 
 def main() -> None:
     misses = "--misses" in sys.argv
-    kind, *clis, path = [a for a in sys.argv[1:] if a != "--misses"]
+    changed = "--changed" in sys.argv
+    kind, *clis, path = [a for a in sys.argv[1:] if a not in ("--misses", "--changed")]
     cases = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
     oks = []
+    answers = []
     for cli in clis:
         results = [(c, answer(cli, kind, c)) for c in cases]
+        answers.append(results)
         ok = [right(c, a) for c, a in results]
         oks.append(ok)
         print(f"{cli}: {sum(ok)}/{len(cases)} right on {path}")
@@ -66,6 +70,15 @@ def main() -> None:
         gained = sum(1 for a, b in zip(oks[0], oks[-1]) if b and not a)
         lost = sum(1 for a, b in zip(oks[0], oks[-1]) if a and not b)
         print(f"{clis[-1]} against {clis[0]}: {gained} gained, {lost} lost")
+        if changed:
+            for (c, a), (_, b), x, y in zip(answers[0], answers[-1], oks[0], oks[-1]):
+                if x != y:
+                    what = "gained" if y else "lost"
+                    print(f"  {what} {c['id']} (label {c['code']}): {brief(a)} -> {brief(b)}")
+
+
+def brief(a) -> str:
+    return "not a failure" if a is None else f"{a.get('code')} {a.get('retryable')} {a.get('evidence')}"
 
 
 def miss_kind(case: dict, a) -> str:

@@ -182,8 +182,9 @@ func unreadable(why string) *NormalizedError {
 const ToolFailureMetaKey = "io.modelcontextprotocol/toolFailure"
 
 // mayBeAFailure is a text block the core reads even without isError: true: a
-// JSON object, or a text that starts as a failure does ("Error: …", "Failed
-// to …": the contract's failurePrefixes, quoted or not).
+// JSON object, a text that starts as a failure does ("Error: …", "Failed
+// to …": the contract's failurePrefixes, quoted or not), or one with a
+// failure's mark anywhere ("<error>": failureMarks).
 func mayBeAFailure(text string) bool {
 	t := strings.TrimLeft(text, " \t\r\n\f\v\u0085\u00a0")
 	unquoted := strings.TrimLeft(t, `"`)
@@ -192,6 +193,11 @@ func mayBeAFailure(text string) bool {
 	}
 	for _, p := range failurePrefixes {
 		if strings.HasPrefix(unquoted, p) {
+			return true
+		}
+	}
+	for _, m := range failureMarks {
+		if strings.Contains(text, m) {
 			return true
 		}
 	}
@@ -239,6 +245,9 @@ func surelyNotAnError(text []byte) bool {
 		return false
 	}
 	for _, block := range content {
+		if raw, ok := block["isError"]; ok && bytes.Equal(bytes.TrimSpace(raw), []byte("true")) {
+			return false
+		}
 		var typ, txt string
 		if json.Unmarshal(block["type"], &typ) == nil && typ == "text" && json.Unmarshal(block["text"], &txt) == nil &&
 			mayBeAFailure(txt) {

@@ -580,7 +580,16 @@ fn tool_result(
     opts: &ClassifyOptions,
     nested: bool,
 ) -> Result<Option<Normalized>, Error> {
-    let is_error = boolean(r, "isError") == Some(true);
+    // The flag on a block rather than on the result (`{"type": "text",
+    // "text": "…", "isError": true}`): what the server meant, unless the
+    // result's own flag says otherwise.
+    let is_error = boolean(r, "isError").unwrap_or_else(|| match r.get("content") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .take(MAX_BLOCKS)
+            .any(|b| matches!(b.get("isError"), Some(Value::Bool(true)))),
+        _ => false,
+    });
     let failure = object(r, "_meta").and_then(|m| object(m, TOOL_FAILURE_KEY));
     let blocks: Vec<&str> = match r.get("content") {
         Some(Value::Array(items)) => items
@@ -665,7 +674,9 @@ fn tool_result(
         None if !is_error
             && failure.is_none()
             && !(blocks.len() == 1
-                && (json_block.is_some_and(says_it_failed) || starts_with_error(blocks[0]))) =>
+                && (json_block.is_some_and(says_it_failed)
+                    || starts_with_error(blocks[0])
+                    || marked_as_failure(blocks[0]))) =>
         {
             return Ok(None)
         }
@@ -698,6 +709,14 @@ fn starts_with_error(t: &str) -> bool {
     crate::contract::FAILURE_PREFIXES
         .iter()
         .any(|p| t.starts_with(p))
+}
+
+/// Whether a text marks a failure anywhere in it, as servers that write for a
+/// model do: an `<error>` element (the contract's `FAILURE_MARKS`).
+fn marked_as_failure(t: &str) -> bool {
+    crate::contract::FAILURE_MARKS
+        .iter()
+        .any(|m| crate::text::contains(t, m))
 }
 
 /// Whether an object says, by its own fields, that it is a failure: `ok` or

@@ -6,8 +6,9 @@
 //! `MCP_ERRORS_UPDATE_API=1 cargo test --test contract` rewrites them.
 
 use mcp_errors::contract::{
-    CONVERT_MAX_DEPTH, CONVERT_MAX_ITEMS, CONVERT_MAX_STRING, FAILURE_PREFIXES, HINTS, LIMITS,
-    LIMIT_DOCS, MAY_HAVE_HAD_EFFECTS, NEVER_COPIED, PROXY_HTTP_USAGE, REFUSAL_STATUSES,
+    CONVERT_MAX_DEPTH, CONVERT_MAX_ITEMS, CONVERT_MAX_STRING, FAILURE_MARKS, FAILURE_PREFIXES,
+    HINTS, LIMITS, LIMIT_DOCS, MAY_HAVE_HAD_EFFECTS, NEVER_COPIED, PROXY_HTTP_USAGE,
+    REFUSAL_STATUSES,
 };
 use mcp_errors::{Category, Format, Profile, SpecRevision, Target, TABLE};
 
@@ -152,13 +153,16 @@ fn typescript() -> String {
          /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */\n\
          export const REFUSAL_STATUSES = [{}] as const;\n\
          /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */\n\
-         export const FAILURE_PREFIXES = [{}] as const;\n\n\
+         export const FAILURE_PREFIXES = [{}] as const;\n\
+         /** What, anywhere in a text block, marks it a failure: parsed even without isError. */\n\
+         export const FAILURE_MARKS = [{}] as const;\n\n\
          /** The proxy's usage text for the Streamable HTTP form the CLI serves; `{{host}}` is the CLI's name. */\n\
          export const PROXY_HTTP_USAGE = {};\n",
         quoted_list(&NEVER_COPIED, '\''),
         quoted_list(&MAY_HAVE_HAD_EFFECTS, '\''),
         REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
         quoted_list(&FAILURE_PREFIXES, '\''),
+        quoted_list(&FAILURE_MARKS, '\''),
         serde_json::to_string(PROXY_HTTP_USAGE).unwrap()
     ));
     s
@@ -221,13 +225,16 @@ fn python() -> String {
          #: HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool.\n\
          REFUSAL_STATUSES = ({})\n\
          #: How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError.\n\
-         FAILURE_PREFIXES = ({})\n\n\
+         FAILURE_PREFIXES = ({})\n\
+         #: What, anywhere in a text block, marks it a failure: parsed even without isError.\n\
+         FAILURE_MARKS = ({},)\n\n\
          #: The proxy's usage text for the Streamable HTTP form the CLI serves; `{{host}}` is the CLI's name.\n\
          PROXY_HTTP_USAGE = {}\n",
         quoted_list(&NEVER_COPIED, '"'),
         quoted_list(&MAY_HAVE_HAD_EFFECTS, '"'),
         REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
         quoted_list(&FAILURE_PREFIXES, '"'),
+        quoted_list(&FAILURE_MARKS, '"'),
         serde_json::to_string(PROXY_HTTP_USAGE).unwrap()
     ));
     s
@@ -244,14 +251,18 @@ fn go() -> String {
          var refusalStatuses = []int{{{}}}\n\n\
          // failurePrefixes are how a text block starts when it reports a failure\n\
          // (quotes and white space aside): parsed even without isError.\n\
-         var failurePrefixes = []string{{{}}}\n",
+         var failurePrefixes = []string{{{}}}\n\n\
+         // failureMarks, anywhere in a text block, mark it a failure: parsed\n\
+         // even without isError.\n\
+         var failureMarks = []string{{{}}}\n",
         MAY_HAVE_HAD_EFFECTS
             .iter()
             .map(|c| format!("\"{c}\""))
             .collect::<Vec<_>>()
             .join(", "),
         REFUSAL_STATUSES.map(|s| s.to_string()).join(", "),
-        quoted_list(&FAILURE_PREFIXES, '"')
+        quoted_list(&FAILURE_PREFIXES, '"'),
+        quoted_list(&FAILURE_MARKS, '"')
     )
 }
 

@@ -2,7 +2,7 @@
  * `parseResult`: a tool call's failure read back into the canonical error, and
  * `callToolWithRetry`'s verdict. Conversion only: the core decides.
  */
-import { FAILURE_PREFIXES } from './contract.js';
+import { FAILURE_MARKS, FAILURE_PREFIXES } from './contract.js';
 import { McpErrorsError } from './engine.js';
 import { parseResultJson } from './api.js';
 import type { ClassifyOptions, NormalizedError } from './types.js';
@@ -14,17 +14,20 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A text block the core reads even without `isError: true`: a JSON object (maybe one of
- * this project's error objects, or one that says it failed), or a text that starts as an error
- * message does (`Error: …`, `Error executing …`, `ERROR: …`, quoted or not). */
+ * this project's error objects, or one that says it failed), a text that starts as an error
+ * message does (`Error: …`, `Error executing …`, `ERROR: …`, quoted or not), or one with a
+ * failure's mark anywhere (`<error>`: `FAILURE_MARKS`). */
 const mayBeAFailure = (text: string): boolean => {
   const t = text.trimStart();
   const unquoted = t.replace(/^"+/, '');
-  return t.startsWith('{') || FAILURE_PREFIXES.some((p) => unquoted.startsWith(p));
+  return t.startsWith('{') || FAILURE_PREFIXES.some((p) => unquoted.startsWith(p))
+    || FAILURE_MARKS.some((m) => text.includes(m));
 };
 
 /**
  * Whether a result is surely not an error, decided here without entering the component: a
- * `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, without a
+ * `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true` (on the result
+ * or on a block), without a
  * `toolFailure`, without `structuredContent` and without a text block the core reads as a
  * possible failure (`mayBeAFailure`). The core answers `null` for every result this accepts.
  */
@@ -36,8 +39,8 @@ export function surelyNotAnError(value: unknown): boolean {
   if (isObject(result._meta) && TOOL_FAILURE_META_KEY in result._meta) return false;
   const content = result.content;
   if (!Array.isArray(content) || content.length > 16) return false;
-  return content.every((b) => !(isObject(b) && b.type === 'text' && typeof b.text === 'string'
-    && mayBeAFailure(b.text)));
+  return content.every((b) => !(isObject(b) && (b.isError === true
+    || (b.type === 'text' && typeof b.text === 'string' && mayBeAFailure(b.text)))));
 }
 
 /**

@@ -54,5 +54,7 @@ test('the host answers only what the core would answer null', () => {
     { content: [{ type: 'text', text: '{"error":{"type":"KubernetesError","message":"gone"}}' }] },
     { ...success, _meta: { 'io.modelcontextprotocol/toolFailure': { class: 'reliability' } } },
     { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'x' } },
+    { content: [{ type: 'text', text: 'Title: Error\n<error>Failed to retrieve web page content</error>' }] },
+    { content: [{ type: 'text', text: 'quota exceeded', isError: true }] },
   ]) assert.equal(surelyNotAnError(maybe), false, JSON.stringify(maybe));
 });

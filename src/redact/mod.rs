@@ -711,12 +711,19 @@ pub(crate) fn strip_stack_owned(mut message: String) -> String {
 pub fn strip_stack(message: &str) -> String {
     if let Some(pos) = crate::text::find(message, "Traceback (most recent call last):") {
         let before = message[..pos].trim_end();
-        let last = message[pos..]
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty() && !l.starts_with(' '))
-            .unwrap_or("")
-            .trim();
+        // The exception is the last line that is not a frame: by preference
+        // one that starts with its class (`NameError: …`), not markup or
+        // text a server wrote after the traceback (`</error>`).
+        let (mut last, mut class) = ("", None);
+        for l in message[pos..].lines() {
+            if !l.trim().is_empty() && !l.starts_with(' ') {
+                last = l;
+                if names_a_class(l) {
+                    class = Some(l);
+                }
+            }
+        }
+        let last = class.unwrap_or(last).trim();
         return match (before.is_empty(), last.starts_with("Traceback")) {
             (true, false) => last.to_string(),
             (false, false) => format!("{before}: {last}"),
@@ -732,6 +739,17 @@ pub fn strip_stack(message: &str) -> String {
         kept.push(line);
     }
     kept.join("\n").trim_end().to_string()
+}
+
+/// Whether a line starts with a (dotted) class name, alone or before a
+/// colon, as Python's last traceback line does (`KeyError: 'id'`,
+/// `requests.exceptions.ConnectionError: …`).
+fn names_a_class(line: &str) -> bool {
+    let name = line.split(':').next().unwrap_or("");
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Local file paths in model-facing text become `[path]`.
@@ -1161,6 +1179,11 @@ mod tests {
         assert_eq!(
             strip_stack("Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    f()\nKeyError: 'id'"),
             "KeyError: 'id'"
+        );
+        // Markup a server wrote after the traceback is not the exception.
+        assert_eq!(
+            strip_stack("<status>run-error</status>\n<error>\nTraceback (most recent call last):\n  File \"main.py\", line 1, in <module>\n    print(unknown)\n          ^^^^^^^\nNameError: name 'unknown' is not defined\n\n</error>"),
+            "<status>run-error</status>\n<error>: NameError: name 'unknown' is not defined"
         );
         assert_eq!(
             mask_paths("open '/home/bob/.aws/credentials'"),

@@ -31,6 +31,7 @@ import typing
 from types import SimpleNamespace
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
+from ._contract import FAILURE_MARKS as _FAILURE_MARKS
 from ._contract import FAILURE_PREFIXES as _FAILURE_PREFIXES
 from ._contract import LIMIT_NAMES as _LIMIT_NAMES
 from ._contract import Category, ErrorCode, Format, Profile, SpecRevision, Target
@@ -270,18 +271,22 @@ def parse_result_json(
 
 
 def _may_be_a_failure(text: str) -> bool:
-    """A text block the core reads even without `isError: true`: a JSON object, or a text that
+    """A text block the core reads even without `isError: true`: a JSON object, a text that
     starts as a failure does (`Error: …`, `Failed to …`: the contract's `FAILURE_PREFIXES`,
-    quoted or not)."""
+    quoted or not), or one with a failure's mark anywhere (`<error>`: `FAILURE_MARKS`)."""
     t = text.lstrip()
     unquoted = t.lstrip('"')
-    return t.startswith("{") or unquoted.startswith(_FAILURE_PREFIXES)
+    return (
+        t.startswith("{")
+        or unquoted.startswith(_FAILURE_PREFIXES)
+        or any(m in text for m in _FAILURE_MARKS)
+    )
 
 
 def _surely_not_an_error(value: Any) -> bool:
-    """A `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, a
-    `toolFailure`, `structuredContent` or a text block the core may read as a failure
-    (`_may_be_a_failure`): the core answers None for every result this accepts, so it is
+    """A `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true` (on the
+    result or on a block), a `toolFailure`, `structuredContent` or a text block the core may read
+    as a failure (`_may_be_a_failure`): the core answers None for every result this accepts, so it is
     answered here without entering the component."""
     if not isinstance(value, Mapping) or "error" in value:
         return False
@@ -295,8 +300,11 @@ def _surely_not_an_error(value: Any) -> bool:
     if not isinstance(content, list) or len(content) > 16:
         return False
     return not any(
-        isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)
-        and _may_be_a_failure(b["text"])
+        isinstance(b, Mapping)
+        and (
+            b.get("isError") is True
+            or (b.get("type") == "text" and isinstance(b.get("text"), str) and _may_be_a_failure(b["text"]))
+        )
         for b in content
     )
 
