@@ -543,6 +543,10 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
         }
         !inside
     });
+    // Two phrases of one code over the same words count once (a gap's
+    // `rate _ exceeded` over `rate limit exceeded`).
+    let rows = rows();
+    hits.dedup_by_key(|&mut (s, e, row)| (s, e, rows[row].1));
     // Nor does a phrase right after a negator: ` not rate limited`.
     hits.retain(|&(s, _, _)| {
         let before = words[..s].trim_end_matches(' ');
@@ -551,7 +555,6 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
     });
     let mut scores = vec![0u32; TABLE.len()];
     // Each phrase counts once, however often it appears.
-    let rows = rows();
     let mut seen = vec![false; rows.len()];
     let mut best: Vec<Option<usize>> = vec![None; TABLE.len()];
     for &(start, _, row) in &hits {
@@ -777,6 +780,16 @@ mod tests {
         let v = read_text(&w, 0, Some(403)).unwrap();
         assert!(v.decides());
         assert_eq!(v.code, Code::RateLimited);
+    }
+
+    #[test]
+    fn a_gap_over_a_phrase_of_its_code_counts_once() {
+        // `rate _ exceeded` and `rate limit exceeded` read the same words.
+        let w = words_of("rate limit exceeded subscribe to a paid plan");
+        let v = read_text(&w, 0, None).unwrap();
+        assert_eq!(v.weight_of(Code::RateLimited), 3);
+        let w = words_of("request rate threshold exceeded");
+        assert_eq!(read_text(&w, 0, None).unwrap().code, Code::RateLimited);
     }
 
     #[test]
