@@ -184,7 +184,8 @@ const ToolFailureMetaKey = "io.modelcontextprotocol/toolFailure"
 // mayBeAFailure is a text block the core reads even without isError: true: a
 // JSON object, a text that starts as a failure does ("Error: …", "Failed
 // to …": the contract's failurePrefixes, quoted or not), or one with a
-// failure's mark anywhere ("<error>": failureMarks).
+// failure's mark anywhere ("<error>": failureMarks; the core reads one that
+// starts a line).
 func mayBeAFailure(text string) bool {
 	t := strings.TrimLeft(text, " \t\r\n\f\v\u0085\u00a0")
 	unquoted := strings.TrimLeft(t, `"`)

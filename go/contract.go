@@ -14,6 +14,6 @@ var refusalStatuses = []int{429, 503}
 // (quotes and white space aside): parsed even without isError.
 var failurePrefixes = []string{"Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to ", "Cannot ", "Could not ", "Couldn't ", "Bad Request:", "Unauthorized:", "Forbidden:", "Not Found:", "Conflict:", "Too Many Requests", "Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "Permission Denied:", "Access Denied:", "Validation Error:"}
 
-// failureMarks, anywhere in a text block, mark it a failure: parsed
-// even without isError.
+// failureMarks, starting a line of a text block, mark it a failure:
+// parsed even without isError.
 var failureMarks = []string{"<error>"}

@@ -114,10 +114,12 @@ pub const FAILURE_PREFIXES: [&str; 24] = [
     "Validation Error:",
 ];
 
-/// Marks that, anywhere in a text block of a result not flagged `isError`,
-/// say it reports a failure: the `<error>` element servers that write for a
-/// model wrap a failure in (mcp-run-python's `<status>run-error</status>
-/// <error>…</error>`, fetcher-mcp's `<error>Failed to retrieve …`).
+/// Marks that, starting a line of a text block of a result not flagged
+/// `isError` (the text's first, white space aside, or one after a line
+/// break), say it reports a failure: the `<error>` element servers that write
+/// for a model wrap a failure in (mcp-run-python's `<status>run-error</status>
+/// <error>…</error>`, fetcher-mcp's `<error>Failed to retrieve …`). An
+/// indented one is a fetched page's content.
 pub const FAILURE_MARKS: [&str; 1] = ["<error>"];
 
 /// What the npm and Python CLIs add to the proxy's usage text: the Streamable

@@ -711,12 +711,13 @@ fn starts_with_error(t: &str) -> bool {
         .any(|p| t.starts_with(p))
 }
 
-/// Whether a text marks a failure anywhere in it, as servers that write for a
-/// model do: an `<error>` element (the contract's `FAILURE_MARKS`).
+/// Whether a line of a text starts with a failure's mark, as servers that
+/// write for a model mark one: an `<error>` element (the contract's
+/// `FAILURE_MARKS`); indented, it is a page's content, not the result's.
 fn marked_as_failure(t: &str) -> bool {
     crate::contract::FAILURE_MARKS
         .iter()
-        .any(|m| crate::text::contains(t, m))
+        .any(|m| t.trim_start().lines().any(|l| l.starts_with(m)))
 }
 
 /// Whether an object says, by its own fields, that it is a failure: `ok` or

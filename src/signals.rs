@@ -1985,9 +1985,7 @@ pub(crate) fn delay_in_text(m: &str, now_ms: Option<i64>) -> Option<u64> {
         let mut from = 0;
         while let Some(at) = find_ci(&m[from..], lead) {
             let after = from + at + lead.len();
-            if let Some(ms) = parse_text_duration(&m[after..])
-                .filter(|_| *lead != "wait " || !describes_a_wait(&m[after..]))
-            {
+            if let Some(ms) = parse_text_duration(&m[after..]) {
                 return Some(ms);
             }
             if let Some(ms) = now_ms.and_then(|now| time_in_text(&m[after..], now)) {
@@ -1997,19 +1995,6 @@ pub(crate) fn delay_in_text(m: &str, now_ms: Option<i64>) -> Option<u64> {
         }
     }
     None
-}
-
-/// Whether the duration at the start of `s`, after a bare "wait", says what
-/// the program waited for rather than how long the caller should: minikube's
-/// "wait 6m0s for node: …" (Go's duration, or a number and a unit, then
-/// "for"), where "Wait 300 seconds before trying again" asks for a wait.
-fn describes_a_wait(s: &str) -> bool {
-    let mut words = s.split(' ');
-    let number = words
-        .next()
-        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
-    let second = words.next();
-    second == Some("for") || (number && words.next() == Some("for"))
 }
 
 /// How long until the RFC 3339 time at the start of `s` (ended by a space or
@@ -2210,13 +2195,6 @@ mod tests {
         }
         assert_eq!(delay_in_text("try again later", None), None);
         assert_eq!(delay_in_text("retry in a few minutes", None), None);
-        // What a program waited for is no wait asked of the caller.
-        for text in [
-            "Exiting due to GUEST_START: wait 6m0s for node: wait for healthy API server",
-            "gave up: wait 30 seconds for the lock",
-        ] {
-            assert_eq!(delay_in_text(text, None), None, "{text}");
-        }
     }
 
     #[test]

@@ -154,7 +154,7 @@ fn typescript() -> String {
          export const REFUSAL_STATUSES = [{}] as const;\n\
          /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */\n\
          export const FAILURE_PREFIXES = [{}] as const;\n\
-         /** What, anywhere in a text block, marks it a failure: parsed even without isError. */\n\
+         /** What, starting a line of a text block, marks it a failure: parsed even without isError. */\n\
          export const FAILURE_MARKS = [{}] as const;\n\n\
          /** The proxy's usage text for the Streamable HTTP form the CLI serves; `{{host}}` is the CLI's name. */\n\
          export const PROXY_HTTP_USAGE = {};\n",
@@ -226,7 +226,7 @@ fn python() -> String {
          REFUSAL_STATUSES = ({})\n\
          #: How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError.\n\
          FAILURE_PREFIXES = ({})\n\
-         #: What, anywhere in a text block, marks it a failure: parsed even without isError.\n\
+         #: What, starting a line of a text block, marks it a failure: parsed even without isError.\n\
          FAILURE_MARKS = ({},)\n\n\
          #: The proxy's usage text for the Streamable HTTP form the CLI serves; `{{host}}` is the CLI's name.\n\
          PROXY_HTTP_USAGE = {}\n",
@@ -252,8 +252,8 @@ fn go() -> String {
          // failurePrefixes are how a text block starts when it reports a failure\n\
          // (quotes and white space aside): parsed even without isError.\n\
          var failurePrefixes = []string{{{}}}\n\n\
-         // failureMarks, anywhere in a text block, mark it a failure: parsed\n\
-         // even without isError.\n\
+         // failureMarks, starting a line of a text block, mark it a failure:\n\
+         // parsed even without isError.\n\
          var failureMarks = []string{{{}}}\n",
         MAY_HAVE_HAD_EFFECTS
             .iter()

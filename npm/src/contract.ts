@@ -103,7 +103,7 @@ export const MAY_HAVE_HAD_EFFECTS = ['TIMEOUT', 'NETWORK_ERROR', 'UPSTREAM_ERROR
 export const REFUSAL_STATUSES = [429, 503] as const;
 /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
 export const FAILURE_PREFIXES = ['Error:', 'Error ', 'ERROR:', 'Failed to ', 'failed to ', 'Request failed', 'Operation failed', 'Unable to ', 'Cannot ', 'Could not ', 'Couldn\'t ', 'Bad Request:', 'Unauthorized:', 'Forbidden:', 'Not Found:', 'Conflict:', 'Too Many Requests', 'Internal Server Error', 'Bad Gateway', 'Service Unavailable', 'Gateway Timeout', 'Permission Denied:', 'Access Denied:', 'Validation Error:'] as const;
-/** What, anywhere in a text block, marks it a failure: parsed even without isError. */
+/** What, starting a line of a text block, marks it a failure: parsed even without isError. */
 export const FAILURE_MARKS = ['<error>'] as const;
 
 /** The proxy's usage text for the Streamable HTTP form the CLI serves; `{host}` is the CLI's name. */

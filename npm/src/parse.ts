@@ -16,7 +16,7 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 /** A text block the core reads even without `isError: true`: a JSON object (maybe one of
  * this project's error objects, or one that says it failed), a text that starts as an error
  * message does (`Error: …`, `Error executing …`, `ERROR: …`, quoted or not), or one with a
- * failure's mark anywhere (`<error>`: `FAILURE_MARKS`). */
+ * failure's mark anywhere (`<error>`: `FAILURE_MARKS`; the core reads one that starts a line). */
 const mayBeAFailure = (text: string): boolean => {
   const t = text.trimStart();
   const unquoted = t.replace(/^"+/, '');

@@ -273,7 +273,8 @@ def parse_result_json(
 def _may_be_a_failure(text: str) -> bool:
     """A text block the core reads even without `isError: true`: a JSON object, a text that
     starts as a failure does (`Error: …`, `Failed to …`: the contract's `FAILURE_PREFIXES`,
-    quoted or not), or one with a failure's mark anywhere (`<error>`: `FAILURE_MARKS`)."""
+    quoted or not), or one with a failure's mark anywhere (`<error>`: `FAILURE_MARKS`; the core reads one that starts
+    a line)."""
     t = text.lstrip()
     unquoted = t.lstrip('"')
     return (
