@@ -273,8 +273,8 @@ def parse_result_json(
 def _may_be_a_failure(text: str) -> bool:
     """A text block the core reads even without `isError: true`: a JSON object, a text that
     starts as a failure does (`Error: …`, `Failed to …`: the contract's `FAILURE_PREFIXES`,
-    quoted or not), or one with a failure's mark anywhere (`<error>`: `FAILURE_MARKS`; the core reads one that starts
-    a line)."""
+    quoted or not), or one with a failure's mark anywhere (`<error>`: `FAILURE_MARKS`; the core
+    reads one that starts a line)."""
     t = text.lstrip()
     unquoted = t.lstrip('"')
     return (
@@ -287,8 +287,8 @@ def _may_be_a_failure(text: str) -> bool:
 def _surely_not_an_error(value: Any) -> bool:
     """A `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true` (on the
     result or on a block), a `toolFailure`, `structuredContent` or a text block the core may read
-    as a failure (`_may_be_a_failure`): the core answers None for every result this accepts, so it is
-    answered here without entering the component."""
+    as a failure (`_may_be_a_failure`): the core answers None for every result this accepts, so it
+    is answered here without entering the component."""
     if not isinstance(value, Mapping) or "error" in value:
         return False
     result = value.get("result") if ("jsonrpc" in value or "id" in value) else value
@@ -304,7 +304,11 @@ def _surely_not_an_error(value: Any) -> bool:
         isinstance(b, Mapping)
         and (
             b.get("isError") is True
-            or (b.get("type") == "text" and isinstance(b.get("text"), str) and _may_be_a_failure(b["text"]))
+            or (
+                b.get("type") == "text"
+                and isinstance(b.get("text"), str)
+                and _may_be_a_failure(b["text"])
+            )
         )
         for b in content
     )
