@@ -189,6 +189,8 @@ export declare const MAY_HAVE_HAD_EFFECTS: readonly ["TIMEOUT", "NETWORK_ERROR",
 export declare const REFUSAL_STATUSES: readonly [429, 503];
 /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
 export declare const FAILURE_PREFIXES: readonly ["Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to ", "Cannot ", "Could not ", "Couldn't ", "Bad Request:", "Unauthorized:", "Forbidden:", "Not Found:", "Conflict:", "Too Many Requests", "Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "Permission Denied:", "Access Denied:", "Validation Error:"];
+/** What, starting a line of a text block, marks it a failure: parsed even without isError. */
+export declare const FAILURE_MARKS: readonly ["<error>"];
 /** The proxy's usage text for the Streamable HTTP form the CLI serves; `{host}` is the CLI's name. */
 export declare const PROXY_HTTP_USAGE = "\nThis CLI ({host}) also serves a remote server over Streamable HTTP:\n  mcp-errors proxy [options] --listen HOST:PORT --upstream URL\nClients connect to http://HOST:PORT with the upstream URL's path; every\nrequest and response passes as it came (Authorization included, never logged),\nand failed tools/call answers are rewritten as above, in JSON bodies and in\nserver-sent events alike.\n";
 
@@ -249,7 +251,8 @@ import type { ClassifyOptions, NormalizedError } from './types.js';
 export declare const TOOL_FAILURE_META_KEY = "io.modelcontextprotocol/toolFailure";
 /**
  * Whether a result is surely not an error, decided here without entering the component: a
- * `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true`, without a
+ * `CallToolResult` (or a JSON-RPC response carrying one) without `isError: true` (on the result
+ * or on a block), without a
  * `toolFailure`, without `structuredContent` and without a text block the core reads as a
  * possible failure (`mayBeAFailure`). The core answers `null` for every result this accepts.
  */
