@@ -721,7 +721,7 @@ fn marked_as_failure(t: &str) -> bool {
 }
 
 /// Whether an object says, by its own fields, that it is a failure: `ok` or
-/// `success` false, a `status` of "error" or "failed", an `object` that is
+/// `success` false, an `errorMessage` (AWS Lambda's function error), a `status` of "error" or "failed", an `object` that is
 /// "error", an HTTP error status beside a message or code, or an `error`
 /// (object or text) or non-empty `errors` list with no `data` or `result`.
 fn says_it_failed(m: &Map<'_>) -> bool {
@@ -742,6 +742,8 @@ fn says_it_failed(m: &Map<'_>) -> bool {
     let errors = matches!(m.get("errors"), Some(Value::Array(e)) if !e.is_empty());
     boolean(m, "ok") == Some(false)
         || boolean(m, "success") == Some(false)
+        // AWS Lambda's function error: {"errorMessage", "errorType", "stackTrace"}.
+        || has("errorMessage")
         || word("status", &["error", "failed", "failure", "fail"])
         || word("object", &["error"])
         || (status && (has("message") || has("code")))

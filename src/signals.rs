@@ -961,7 +961,7 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<64> = crate::text::PhraseGroup
     ("server response", 10),
     ("http ", 10),
     ("status ", 10),
-    ("error ", 10),
+    ("error", 10),
     ("returned ", 10),
     (", got ", 10),
     ("failed", 10),
@@ -1822,8 +1822,12 @@ static STATUS_LEADS: &[&str] = &[
     "error ",
     // "Aiven API Error (400): Service name must …"
     "error (",
-    // "BrowserStack returned 404 while …", "the API returned 500"
+    // "query execution failed: HTTP error: 401 - no org id" (loki-mcp)
+    "error: ",
+    // "BrowserStack returned 404 while …", "the API returned 500", "Server
+    // returned a 503" (a Scryfall client)
     "returned ",
+    "returned a ",
     // cargo: "failed to get 200 response from `…`, got 502"
     ", got ",
     // "API request failed: 401 {…}", dbt's "API request failed (404) for GET …"
