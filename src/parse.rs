@@ -520,8 +520,9 @@ fn rpc_error<'v>(e: &'v Map<'v>) -> Reading<'v> {
     }
     let mut r = Reading::new("jsonrpc");
     // −32603 ("Internal error") is what the SDKs send for any failure of a
-    // handler: it constrains nothing the words say.
-    r.rpc = rpc.filter(|&c| c != -32603);
+    // handler, and −32602 ("Invalid params") for a result that fails its
+    // own output schema too: neither constrains what the words say.
+    r.rpc = rpc.filter(|&c| c == -32601);
     r.exact_message = true;
     r.message = message.map(Cow::Borrowed);
     // A text in `data` says what failed, where the message may only name
