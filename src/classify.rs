@@ -398,8 +398,13 @@ fn read_words(
     let minutes = (v.code == Code::QuotaExhausted && long.is_none())
         .then(|| crate::lexicon::short_window(words))
         .flatten();
+    // A bug the words name inside a response body (a server's reply that
+    // says `NullPointerException`) is that server's, not the tool's.
+    let remote_bug = v.code == Code::Internal && root.field("body").is_some();
     let code = if minutes.is_some() {
         Code::RateLimited
+    } else if remote_bug {
+        Code::UpstreamError
     } else {
         v.code
     };
@@ -425,8 +430,14 @@ fn read_words(
         let evidence = || format!("words {} window {w}", v.phrase);
         return Some(words_win(g, code, strength, evidence, Some(true)));
     }
-    let evidence = || format!("words {} {}", v.phrase, v.code.name());
-    Some(words_win(g, v.code, strength, evidence, v.retry))
+    let place = if remote_bug {
+        " in a response body"
+    } else {
+        ""
+    };
+    let evidence = || format!("words {} {}{place}", v.phrase, v.code.name());
+    let retry = if remote_bug { None } else { v.retry };
+    Some(words_win(g, code, strength, evidence, retry))
 }
 
 /// The words' candidate, just above the signal it overrules, gathered with

@@ -218,7 +218,6 @@ fn status_of(v: Option<&Value>) -> Option<u16> {
 }
 
 // Inlined in the component, where `opt-level = "z"` keeps it a call.
-#[cfg_attr(target_arch = "wasm32", inline(always))]
 fn str_of<'a>(node: &'a Map<'_>, key: &str) -> Option<&'a str> {
     match node.field(key)? {
         Value::String(s) => Some(s),
@@ -1350,15 +1349,17 @@ fn read_body(
         );
     }
     // A list of errors (JSON:API's `errors[].detail` / `title`, GraphQL's
-    // `errors[].message`, Rails' `{"errors": ["Subject cannot be blank"]}`):
-    // the first one's words are the message, so a delay they state is read.
-    if let Some(Value::Array(items)) = b.field("errors") {
+    // `errors[].message`, Rails' `{"errors": ["Subject cannot be blank"]}`,
+    // a list of `messages`): the first one's words are the message, so a
+    // delay they state is read.
+    if let Some(Value::Array(items)) = b.field("errors").or_else(|| b.field("messages")) {
         set_body_message(
             g,
             match items.first() {
                 Some(Value::Object(e)) => str_of(e, "detail")
                     .or_else(|| str_of(e, "message"))
-                    .or_else(|| str_of(e, "title")),
+                    .or_else(|| str_of(e, "title"))
+                    .or_else(|| str_of(e, "text")),
                 Some(Value::String(s)) => Some(s),
                 _ => None,
             },
@@ -1526,7 +1527,9 @@ fn text_body<'b>(v: &'b Value<'_>) -> Option<&'b str> {
 
 fn set_body_message(g: &mut Gathered, m: Option<&str>) {
     if g.body_message.is_none() {
-        if let Some(m) = m.map(|s| s.trim_fast()).filter(|m| !m.is_empty()) {
+        // A flag or a number (`"error": "1"`) is no message: a word is.
+        let worded = |m: &&str| m.bytes().any(|b| b.is_ascii_alphabetic() || b >= 0x80);
+        if let Some(m) = m.map(|s| s.trim_fast()).filter(worded) {
             g.body_message = Some(m.to_string());
         }
     }

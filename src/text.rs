@@ -319,7 +319,6 @@ pub(crate) trait TrimFast {
 
 impl TrimFast for str {
     // Inlined in the component, where `opt-level = "z"` keeps it a call.
-    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn trim_fast(&self) -> &str {
         match (self.as_bytes().first(), self.as_bytes().last()) {
             (Some(f), Some(l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => self,
