@@ -5,6 +5,7 @@ words), so that two builds can be compared on a held-out file before anyone read
 
     python3 eval/compare.py classify OLD/mcp-errors NEW/mcp-errors eval/classify/fresh-2026-11-27.jsonl
     python3 eval/compare.py parse    OLD/mcp-errors NEW/mcp-errors eval/parse/fresh-2026-11-27.jsonl
+    python3 eval/compare.py parse-ok OLD/mcp-errors NEW/mcp-errors eval/parse-ok/servers.jsonl
 
 Prints each binary's `right/total`, how the last binary's misses divide (not read as a failure,
 UNKNOWN, a wrong code, the retry verdict, the delay or message), and with two binaries how many
@@ -17,6 +18,8 @@ import sys
 
 
 def answer(cli: str, kind: str, case: dict):
+    if kind == "parse-ok":
+        kind = "parse"
     if kind == "classify":
         raw = json.dumps(case["input"])
     else:
@@ -32,6 +35,8 @@ def answer(cli: str, kind: str, case: dict):
 
 
 def right(case: dict, a) -> bool:
+    if "code" not in case:  # a successful result (eval/parse-ok): right when no failure is read
+        return a is None
     accepted = [case["code"]] + (case.get("accept") or [])
     if a is None or a.get("code") not in accepted:
         return False
@@ -74,7 +79,7 @@ def main() -> None:
             for (c, a), (_, b), x, y in zip(answers[0], answers[-1], oks[0], oks[-1]):
                 if x != y:
                     what = "gained" if y else "lost"
-                    print(f"  {what} {c['id']} (label {c['code']}): {brief(a)} -> {brief(b)}")
+                    print(f"  {what} {c['id']} (label {c.get('code', 'no failure')}): {brief(a)} -> {brief(b)}")
 
 
 def brief(a) -> str:
@@ -83,6 +88,8 @@ def brief(a) -> str:
 
 def miss_kind(case: dict, a) -> str:
     """How a miss divides, as the sealed part's aggregate says it."""
+    if "code" not in case:
+        return "a success read as a failure"
     if a is None:
         return "not read as a failure"
     if a.get("code") == "UNKNOWN":

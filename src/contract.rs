@@ -86,8 +86,10 @@ pub const MAY_HAVE_HAD_EFFECTS: [&str; 4] =
 /// by a colon, as servers write `${statusText}: ${message}` ("Not Found: Work
 /// item '99999' not found"). A sentence that says the call could not be
 /// done starts as one too ("Cannot create document: Directory … does not
-/// exist", "Could not find …").
-pub const FAILURE_PREFIXES: [&str; 24] = [
+/// exist", "Could not find …"), and so does one that says an error happened
+/// ("An error occurred while …", ramp-mcp's "Ran into an error: …",
+/// mcp-everything-search's "Search failed: …").
+pub const FAILURE_PREFIXES: [&str; 27] = [
     "Error:",
     "Error ",
     "ERROR:",
@@ -112,6 +114,9 @@ pub const FAILURE_PREFIXES: [&str; 24] = [
     "Permission Denied:",
     "Access Denied:",
     "Validation Error:",
+    "An error occurred",
+    "Ran into an error",
+    "Search failed:",
 ];
 
 /// Marks that, starting a line of a text block of a result not flagged

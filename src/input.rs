@@ -74,9 +74,11 @@ impl<'a> Map<'a> {
     /// and a first byte rule out nearly every member before the bytes are
     /// compared (a call to a byte loop inside the component).
     ///
-    /// Inlined: with the key a literal, as at nearly every call, its bit is
-    /// a constant and an absent key costs a test.
-    #[inline(always)]
+    /// Inlined in native builds: with the key a literal, as at nearly every
+    /// call, its bit is a constant and an absent key costs a test. The
+    /// component keeps it a call: inlined at every call it cost 1.1 KB
+    /// gzipped (BENCHMARKS.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn get(&self, key: &str) -> Option<&Value<'a>> {
         if self.keys & key_bit(key) == 0 {
             return None;

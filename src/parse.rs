@@ -714,16 +714,28 @@ fn starts_with_error(t: &str) -> bool {
 
 /// Whether a line of a text starts with a failure's mark, as servers that
 /// write for a model mark one: an `<error>` element (the contract's
-/// `FAILURE_MARKS`); indented, it is a page's content, not the result's.
+/// `FAILURE_MARKS`), first (after other elements only: mcp-run-python's
+/// `<status>run-error</status>`) or with a failure's words inside
+/// (fetcher-mcp's `<error>Failed to retrieve …` after its page header).
+/// Otherwise it is content: the fetch server ends a page cut short with
+/// `<error>Content truncated. …</error>`; indented, it is a page's own.
 fn marked_as_failure(t: &str) -> bool {
-    crate::contract::FAILURE_MARKS
-        .iter()
-        .any(|m| t.trim_start().lines().any(|l| l.starts_with(m)))
+    let element = |l: &str| l.starts_with('<') && l.trim_end().ends_with('>');
+    crate::contract::FAILURE_MARKS.iter().any(|m| {
+        let mut first = true;
+        t.trim_start().lines().any(|l| {
+            let marked = l
+                .strip_prefix(m)
+                .is_some_and(|rest| first || starts_with_error(rest));
+            first &= element(l);
+            marked
+        })
+    })
 }
 
 /// Whether an object says, by its own fields, that it is a failure: `ok` or
 /// `success` false, an `errorMessage` (AWS Lambda's function error), a
-/// `status` of "error" or "failed", an `object` that is "error", an HTTP
+/// `status` of "error" or "failed" beside a message, an `object` that is "error", an HTTP
 /// error status beside a message or code, or an `error` (object or text) or
 /// non-empty `errors` list with no `data` or `result`.
 fn says_it_failed(m: &Map<'_>) -> bool {
@@ -746,7 +758,13 @@ fn says_it_failed(m: &Map<'_>) -> bool {
         || boolean(m, "success") == Some(false)
         // AWS Lambda's function error: {"errorMessage", "errorType", "stackTrace"}.
         || has("errorMessage")
-        || word("status", &["error", "failed", "failure", "fail"])
+        // A status beside words of its own (JSend's `{"status": "error",
+        // "message": …}`); alone, as SonarQube's quality gate `"status":
+        // "ERROR"` beside its conditions, it is data the call returned.
+        || (word("status", &["error", "failed", "failure", "fail"])
+            && ["message", "error", "msg", "detail", "reason", "content"]
+                .iter()
+                .any(|k| has(k)))
         || word("object", &["error"])
         || (status && (has("message") || has("code")))
         || ((error || errors) && !has("data") && !has("result"))

@@ -2043,12 +2043,22 @@ static TIME_UNITS: &[(&str, u32)] = &[
 
 /// A duration at the start of `s`: Go's form (`1m2.5s`, `59.977s`, `6ms`,
 /// `1h30m`), or a number and a unit word (`42 seconds`, `2 minutes`,
-/// `500 milliseconds`, `1.5 sec`).
+/// `500 milliseconds`, `1.5 sec`, `a minute`, `one hour`).
 pub(crate) fn parse_text_duration(s: &str) -> Option<u64> {
     // Azure quotes the number: "Please try again after '6' seconds".
     let unquoted: String;
-    let s = match s.as_bytes().first() {
-        Some(b'\'' | b'"') => {
+    // "a minute", "an hour", "one minute": one of the unit.
+    let one = ["a ", "an ", "one "].iter().find_map(|w| {
+        s.get(..w.len())
+            .filter(|h| h.eq_ignore_ascii_case(w))
+            .map(|_| &s[w.len()..])
+    });
+    let s = match (one, s.as_bytes().first()) {
+        (Some(unit), _) => {
+            unquoted = ["1 ", unit].concat();
+            unquoted.as_str()
+        }
+        (_, Some(b'\'' | b'"')) => {
             let rest = &s[1..];
             unquoted = match rest.bytes().position(|c| c == b'\'' || c == b'"') {
                 Some(q) => [&rest[..q], &rest[q + 1..]].concat(),

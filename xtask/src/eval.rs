@@ -13,6 +13,10 @@
 //! matches (unless `retry_any`), the delay matches (when one is stated), and
 //! for parse the message keeps `message_contains`.
 //!
+//! - **parse-ok**: `eval/parse-ok/*.jsonl`, successful results of real
+//!   servers (many that speak of failures as data: a log tail, a test run, an
+//!   empty search): right when `parse` reads no failure in them.
+//!
 //! The last line is `eval: classify A/B, classify-lopo C/D, classify-sealed
 //! E/F, parse G/H, parse-lopo I/J, parse-sealed K/L`; the line before it is
 //! the redaction corpus's (`crate::secrets`). `eval/baseline.json` is a
@@ -387,6 +391,63 @@ fn corpus(kind: Kind) -> Result<(Vec<Case>, Vec<Case>)> {
     Ok((open, sealed))
 }
 
+/// The successful results (`eval/parse-ok/`): how many `parse` reads as no
+/// failure, the servers they come from, and (for `--misses`) the others.
+struct Successes {
+    right: Tally,
+    servers: usize,
+    misses: Vec<String>,
+}
+
+fn successes() -> Result<Successes> {
+    let mut f = Successes {
+        right: Tally::default(),
+        servers: 0,
+        misses: Vec::new(),
+    };
+    let mut servers = BTreeSet::new();
+    let mut ids = BTreeSet::new();
+    for file in jsonl_in(&root().join("eval").join("parse-ok")) {
+        let text = std::fs::read_to_string(&file)?;
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let at = format!("{}:{}", file.display(), n + 1);
+            let v: Value =
+                serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
+            let s = |k: &str| {
+                v.get(k)
+                    .and_then(Value::as_str)
+                    .filter(|x| !x.trim().is_empty())
+            };
+            let (Some(id), Some(provider), Some(_), Some(result)) =
+                (s("id"), s("provider"), s("source"), v.get("result"))
+            else {
+                return Err(format!("{at}: id, provider, source and result are required").into());
+            };
+            if !ids.insert(id.to_string()) {
+                return Err(format!("{at}: case id {id} appears twice").into());
+            }
+            servers.insert(provider.to_string());
+            let got = mcp_errors::parse_result(&result.to_string(), &ClassifyOptions::default());
+            let right = matches!(got, Ok(None));
+            f.right.add(right);
+            if !right {
+                let said = match got {
+                    Ok(Some(n)) => format!("{} {:?}", n.code.name(), n.evidence),
+                    Ok(None) => String::new(),
+                    Err(e) => format!("error: {e}"),
+                };
+                f.misses.push(format!("{id}: read as a failure: {said}"));
+            }
+        }
+    }
+    f.servers = servers.len();
+    Ok(f)
+}
+
 /// The eight figures of the last line, as the baseline records them.
 fn line(c: &Figures, p: &Figures) -> String {
     format!(
@@ -450,11 +511,12 @@ fn baseline_path() -> PathBuf {
     root().join("eval").join("baseline.json")
 }
 
-fn figures_json(c: &Figures, p: &Figures) -> Value {
+fn figures_json(c: &Figures, p: &Figures, ok: &Successes) -> Value {
     let t = |t: &Tally| serde_json::json!([t.right, t.total]);
     serde_json::json!({
         "classify": t(&c.open), "classify-lopo": t(&c.lopo), "classify-sealed": t(&c.sealed),
         "parse": t(&p.open), "parse-lopo": t(&p.lopo), "parse-sealed": t(&p.sealed),
+        "parse-ok": t(&ok.right),
     })
 }
 
@@ -483,7 +545,7 @@ fn ratchet(now: &Value, base: &Value) -> Vec<String> {
 }
 
 /// The README's accuracy table.
-fn readme_table(c: &Figures, p: &Figures) -> String {
+fn readme_table(c: &Figures, p: &Figures, ok: &Successes) -> String {
     let row = |name: &str, f: &Figures| {
         format!(
             "| {name} | {} | {} | {} ({}) | {} ({}) | {} ({}) |\n",
@@ -498,9 +560,13 @@ fn readme_table(c: &Figures, p: &Figures) -> String {
         )
     };
     format!(
-        "| | cases | providers | right | leave-one-provider-out | sealed |\n|---|---|---|---|---|---|\n{}{}",
+        "| | cases | providers | right | leave-one-provider-out | sealed |\n|---|---|---|---|---|---|\n{}{}| `parse`, successful results (right: no failure read) | {} | {} | {} ({}) | | |\n",
         row("`classify`", c),
         row("`parse`", p),
+        ok.right.total,
+        ok.servers,
+        ok.right.text(),
+        ok.right.pct(),
     )
 }
 
@@ -519,9 +585,10 @@ fn readme_now(
     readme: &str,
     c: &Figures,
     p: &Figures,
+    ok: &Successes,
     secrets: &crate::secrets::Figures,
 ) -> Option<String> {
-    let r = with_block(readme, "eval", &readme_table(c, p))?;
+    let r = with_block(readme, "eval", &readme_table(c, p, ok))?;
     with_block(&r, "eval-secrets", &format!("{}.\n", secrets.summary()))
 }
 
@@ -533,6 +600,7 @@ pub fn eval(args: &[String]) -> Result<()> {
     let (po, ps) = corpus(Kind::Parse)?;
     let c = run_kind(Kind::Classify, &co, &cs);
     let p = run_kind(Kind::Parse, &po, &ps);
+    let ok = successes()?;
     if misses {
         for (name, f) in [("classify", &c), ("parse", &p)] {
             for m in &f.misses {
@@ -542,18 +610,27 @@ pub fn eval(args: &[String]) -> Result<()> {
                 println!("lopo-miss {name}: {m}");
             }
         }
+        for m in &ok.misses {
+            println!("miss parse-ok: {m}");
+        }
     }
     print_kind("classify", &c);
     print_kind("parse", &p);
+    println!(
+        "parse-ok: {} successful results read as no failure ({}) over {} servers",
+        ok.right.text(),
+        ok.right.pct(),
+        ok.servers
+    );
     let secrets = if args.iter().any(|a| a == "--verdict-only") {
         crate::secrets::Figures::default()
     } else {
         crate::secrets::eval(misses)?
     };
-    let now = figures_json(&c, &p);
+    let now = figures_json(&c, &p, &ok);
     let readme_path = root().join("README.md");
     let readme = std::fs::read_to_string(&readme_path)?;
-    let generated = readme_now(&readme, &c, &p, &secrets);
+    let generated = readme_now(&readme, &c, &p, &ok, &secrets);
     let mut failures = Vec::new();
     if record {
         std::fs::write(baseline_path(), format!("{:#}\n", now))?;
