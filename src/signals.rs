@@ -899,7 +899,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<64> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -956,10 +956,10 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<64> = crate::text::PhraseGroup
     ("response code", 10),
     ("client error", 10),
     ("server error", 10),
-    ("status: ", 10),
     ("server response", 10),
     ("http ", 10),
-    ("status ", 10),
+    // "status code ", "status: ", "statusCode: ".
+    ("status", 10),
     ("error", 10),
     ("returned ", 10),
     (", got ", 10),
@@ -1802,6 +1802,8 @@ static STATUS_LEADS: &[&str] = &[
     "status code ",
     "status code: ",
     "status code=",
+    // Swift's SignalR client: "SignalRError.webError(statusCode: 500)"
+    "statuscode: ",
     "response code ",
     // Java's HttpURLConnection: "Server returned HTTP response code: 403 for URL: …"
     "response code: ",
