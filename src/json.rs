@@ -339,10 +339,10 @@ fn write_container<T>(
 /// the five short control escapes, other control characters as `\u00xx`;
 /// everything else (`/`, DEL, non-ASCII) as is.
 ///
-/// Inlined in native builds for the common case, a string with nothing to
-/// escape (keys, codes, most messages): one search and one copy. The
-/// component keeps it a call (160 bytes gzipped, `renderJson` unchanged).
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+/// Inlined for the common case, a string with nothing to escape (keys,
+/// codes, most messages): one search and one copy. (A call in the component
+/// saves 196 bytes gzipped and costs `renderJson` about 0.5 µs: kept inline.)
+#[inline(always)]
 pub(crate) fn write_str(s: &str, out: &mut String) {
     match crate::text::find_json_special(s.as_bytes(), 0) {
         None => {
