@@ -735,9 +735,9 @@ fn marked_as_failure(t: &str) -> bool {
 
 /// Whether an object says, by its own fields, that it is a failure: `ok` or
 /// `success` false, an `errorMessage` (AWS Lambda's function error), a
-/// `status` of "error" or "failed" beside a message, an `object` that is "error", an HTTP
-/// error status beside a message or code, or an `error` (object or text) or
-/// non-empty `errors` list with no `data` or `result`.
+/// `status` of "error" or "failed" beside a message, an `object` that is
+/// "error", an HTTP error status beside a message or code, or an `error`
+/// (object or text) or non-empty `errors` list with no `data` or `result`.
 fn says_it_failed(m: &Map<'_>) -> bool {
     let word = |key: &str, words: &[&str]| {
         text(m, key).is_some_and(|v| words.iter().any(|w| v.eq_ignore_ascii_case(w)))

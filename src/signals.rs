@@ -217,7 +217,6 @@ fn status_of(v: Option<&Value>) -> Option<u16> {
     }
 }
 
-// Inlined in the component, where `opt-level = "z"` keeps it a call.
 fn str_of<'a>(node: &'a Map<'_>, key: &str) -> Option<&'a str> {
     match node.field(key)? {
         Value::String(s) => Some(s),

@@ -318,7 +318,6 @@ pub(crate) trait TrimFast {
 }
 
 impl TrimFast for str {
-    // Inlined in the component, where `opt-level = "z"` keeps it a call.
     fn trim_fast(&self) -> &str {
         match (self.as_bytes().first(), self.as_bytes().last()) {
             (Some(f), Some(l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => self,
