@@ -107,8 +107,9 @@ fn root() -> PathBuf {
     crate::root()
 }
 
-fn load(kind: Kind, files: &[PathBuf]) -> Result<Vec<Case>> {
-    let mut cases = Vec::new();
+/// Every non-empty line of `files` as JSON, with where it is (`file:line`).
+fn json_lines(files: &[PathBuf]) -> Result<Vec<(String, Value)>> {
+    let mut lines = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(file)
             .map_err(|e| format!("reading {}: {e}", file.display()))?;
@@ -116,11 +117,19 @@ fn load(kind: Kind, files: &[PathBuf]) -> Result<Vec<Case>> {
             if line.trim().is_empty() {
                 continue;
             }
-            let at = || format!("{}:{}", file.display(), n + 1);
+            let at = format!("{}:{}", file.display(), n + 1);
             let v: Value =
-                serde_json::from_str(line).map_err(|e| format!("{}: not JSON: {e}", at()))?;
-            cases.push(case(kind, &v).map_err(|e| format!("{}: {e}", at()))?);
+                serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
+            lines.push((at, v));
         }
+    }
+    Ok(lines)
+}
+
+fn load(kind: Kind, files: &[PathBuf]) -> Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    for (at, v) in json_lines(files)? {
+        cases.push(case(kind, &v).map_err(|e| format!("{at}: {e}"))?);
     }
     Ok(cases)
 }
@@ -393,6 +402,7 @@ fn corpus(kind: Kind) -> Result<(Vec<Case>, Vec<Case>)> {
 
 /// The successful results (`eval/parse-ok/`): how many `parse` reads as no
 /// failure, the servers they come from, and (for `--misses`) the others.
+#[derive(Default)]
 struct Successes {
     right: Tally,
     servers: usize,
@@ -400,48 +410,34 @@ struct Successes {
 }
 
 fn successes() -> Result<Successes> {
-    let mut f = Successes {
-        right: Tally::default(),
-        servers: 0,
-        misses: Vec::new(),
-    };
+    let mut f = Successes::default();
     let mut servers = BTreeSet::new();
     let mut ids = BTreeSet::new();
-    for file in jsonl_in(&root().join("eval").join("parse-ok")) {
-        let text = std::fs::read_to_string(&file)?;
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let at = format!("{}:{}", file.display(), n + 1);
-            let v: Value =
-                serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
-            let s = |k: &str| {
-                v.get(k)
-                    .and_then(Value::as_str)
-                    .filter(|x| !x.trim().is_empty())
+    for (at, v) in json_lines(&jsonl_in(&root().join("eval").join("parse-ok")))? {
+        let s = |k: &str| {
+            v.get(k)
+                .and_then(Value::as_str)
+                .filter(|x| !x.trim().is_empty())
+        };
+        let (Some(id), Some(provider), Some(_), Some(result)) =
+            (s("id"), s("provider"), s("source"), v.get("result"))
+        else {
+            return Err(format!("{at}: id, provider, source and result are required").into());
+        };
+        if !ids.insert(id.to_string()) {
+            return Err(format!("{at}: case id {id} appears twice").into());
+        }
+        servers.insert(provider.to_string());
+        let got = mcp_errors::parse_result(&result.to_string(), &ClassifyOptions::default());
+        let right = matches!(got, Ok(None));
+        f.right.add(right);
+        if !right {
+            let said = match got {
+                Ok(Some(n)) => format!("{} {:?}", n.code.name(), n.evidence),
+                Ok(None) => String::new(),
+                Err(e) => format!("error: {e}"),
             };
-            let (Some(id), Some(provider), Some(_), Some(result)) =
-                (s("id"), s("provider"), s("source"), v.get("result"))
-            else {
-                return Err(format!("{at}: id, provider, source and result are required").into());
-            };
-            if !ids.insert(id.to_string()) {
-                return Err(format!("{at}: case id {id} appears twice").into());
-            }
-            servers.insert(provider.to_string());
-            let got = mcp_errors::parse_result(&result.to_string(), &ClassifyOptions::default());
-            let right = matches!(got, Ok(None));
-            f.right.add(right);
-            if !right {
-                let said = match got {
-                    Ok(Some(n)) => format!("{} {:?}", n.code.name(), n.evidence),
-                    Ok(None) => String::new(),
-                    Err(e) => format!("error: {e}"),
-                };
-                f.misses.push(format!("{id}: read as a failure: {said}"));
-            }
+            f.misses.push(format!("{id}: read as a failure: {said}"));
         }
     }
     f.servers = servers.len();
