@@ -158,8 +158,11 @@ fn rpc_strength(code: i64, strength: Strength) -> Strength {
     // errors": servers send it for anything (FastMCP's tool timeout, the
     // TypeScript SDK's closed connection). −32600 ("Invalid Request") is
     // about the JSON-RPC envelope, yet servers answer refusals with it
-    // (the C# SDK's authorization filter, missing API keys).
-    if matches!(code, -32603 | -32000 | -32600) {
+    // (the C# SDK's authorization filter, missing API keys). −32001 and
+    // −32002 are the MCP SDKs' request timeout and resources/read's "not
+    // found", yet in a tool's answer they are the server's own choice in
+    // that range: a status its text states, or its words, say more.
+    if matches!(code, -32603 | -32000 | -32001 | -32002 | -32600) {
         WEAK
     } else {
         strength
@@ -309,8 +312,19 @@ fn response_of<'b, 'a>(node: &'b Map<'a>) -> Option<&'b Map<'a>> {
     }
 }
 
+/// Other names a node gives its HTTP status (a tool's own summary of the
+/// upstream's answer: `{"errorCode": "UPSTREAM_404", "httpStatus": 404}`).
+const HTTP_STATUS_NAMES: &[&str] = &[
+    "http_status",
+    "httpStatus",
+    "httpStatusCode",
+    "http_status_code",
+    "httpCode",
+    "http_code",
+];
+
 /// The HTTP status a node carries: its own `status` / `statusCode` /
-/// `status_code` / `http_status`, its response's, or AWS SDK `$metadata`.
+/// `status_code` / [`HTTP_STATUS_NAMES`], its response's, or AWS SDK `$metadata`.
 fn http_status_of(node: &Map<'_>, response: Option<&Map<'_>>) -> Option<u16> {
     let own = |m: &Map<'_>| {
         status_of(m.field("status"))
@@ -318,7 +332,11 @@ fn http_status_of(node: &Map<'_>, response: Option<&Map<'_>>) -> Option<u16> {
             .or_else(|| status_of(m.field("status_code")))
     };
     own(node)
-        .or_else(|| status_of(node.field("http_status")))
+        .or_else(|| {
+            HTTP_STATUS_NAMES
+                .iter()
+                .find_map(|k| status_of(node.field(k)))
+        })
         .or_else(|| {
             response.and_then(|r| {
                 own(r).or_else(|| match r.field("ResponseMetadata") {
@@ -1278,6 +1296,17 @@ fn read_body(
         }
         set_body_message(g, str_of(b, "detail").or_else(|| str_of(b, "title")));
     }
+    // A body that states the status its error had (Spring Boot's
+    // `{"status": 404, "error": "Not Found"}`, NestJS's `{"statusCode": 409}`,
+    // a tool's `{"httpStatus": 404}`), when nothing else gave one.
+    if status.is_none() && g.http_status.is_none() {
+        if let Some(s) = http_status_of(b, None).filter(|&s| s >= 400) {
+            g.http_status = Some(s);
+            if let Some(c) = Code::from_http(s) {
+                g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("body http {s}")));
+            }
+        }
+    }
     // FastAPI / pydantic 422: {"detail": [{"loc": …, "msg": …, "type": …}]}
     if let Some(Value::Array(items)) = b.field("detail") {
         read_loc_msg(items, "validation errors", depth, ev, g);
@@ -1903,12 +1932,19 @@ fn status_by_reason(m: &str) -> Option<u16> {
                 .strip_prefix(", message='")
                 .or_else(|| rest.strip_prefix(" ("))
                 .or_else(|| rest.strip_prefix(": "))
-                .or_else(|| rest.strip_prefix(' '));
+                .or_else(|| rest.strip_prefix([' ', ':']));
             if let Some(rest) = rest {
                 let rest = rest.as_bytes();
+                // The phrase as words ("Not Found") or as .NET's
+                // `HttpStatusCode` names it ("[404:NotFound]").
                 let starts = |p: &str| {
+                    let joined = p.bytes().filter(|&c| c != b' ');
+                    let n = joined.clone().count();
                     rest.get(..p.len())
                         .is_some_and(|h| h.eq_ignore_ascii_case(p.as_bytes()))
+                        || (rest.len() >= n
+                            && rest.iter().zip(joined).all(|(a, b)| a.eq_ignore_ascii_case(&b))
+                            && !rest.get(n).is_some_and(u8::is_ascii_alphanumeric))
                 };
                 let generic = if n < 500 {
                     "client error"
@@ -2250,6 +2286,10 @@ mod tests {
                 Some(429),
             ),
             ("[GET] \"https://x\": 404 Not Found", Some(404)),
+            // Sonarr's HttpException: .NET's `HttpStatusCode` name.
+            ("HTTP request failed: [404:NotFound] [GET] at [https://x]", Some(404)),
+            ("HTTP request failed: [429:TooManyRequests]", Some(429)),
+            ("code 404:NotFoundation", None),
             ("listening on port 4040 Not Found", None),
             ("took 429 ms", None),
             ("error 1404 Not Found", None),
