@@ -1483,7 +1483,16 @@ fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<Stri
 /// `error_message`, `longMessage`, `msg`, `description`), compared without
 /// case, `_` or `-`.
 fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
-    const NAMES: [&str; 4] = ["errormessage", "longmessage", "msg", "description"];
+    const NAMES: [&str; 7] = [
+        "errormessage",
+        "longmessage",
+        "msg",
+        "description",
+        // Keybase's `{"code": 218, "desc": …}`; WeChat's `errmsg`.
+        "desc",
+        "errmsg",
+        "errormsg",
+    ];
     NAMES.iter().find_map(|want| {
         b.iter().find_map(|(k, v)| {
             let key = k.bytes().filter(|c| *c != b'_' && *c != b'-');
@@ -1845,8 +1854,12 @@ static STATUS_LEADS: &[&str] = &[
     "returned error: ",
     // ws: "Unexpected server response: 502"
     "unexpected server response: ",
-    // curl through a proxy: "Received HTTP code 403 from proxy after CONNECT"
+    // curl through a proxy: "Received HTTP code 403 from proxy after CONNECT";
+    // Haskell's HTTP package: "ErrorMisc \"Error HTTP code: 502\""
     "http code ",
+    "http code: ",
+    // cabal-install: "Unexpected response 503 for http://…"
+    "unexpected response ",
     // git: "RPC failed; HTTP 413 curl 22 …", "(HTTP 429)", "HTTP 502"
     "http ",
     // "received status 403", "failed with status 503"
@@ -1943,7 +1956,10 @@ fn status_by_reason(m: &str) -> Option<u16> {
                     rest.get(..p.len())
                         .is_some_and(|h| h.eq_ignore_ascii_case(p.as_bytes()))
                         || (rest.len() >= n
-                            && rest.iter().zip(joined).all(|(a, b)| a.eq_ignore_ascii_case(&b))
+                            && rest
+                                .iter()
+                                .zip(joined)
+                                .all(|(a, b)| a.eq_ignore_ascii_case(&b))
                             && !rest.get(n).is_some_and(u8::is_ascii_alphanumeric))
                 };
                 let generic = if n < 500 {
@@ -2052,6 +2068,20 @@ fn time_in_text(s: &str, now: i64) -> Option<u64> {
         .filter(|&ms| ms > 0)
 }
 
+/// Numbers a delay is written in as words, each with the space after it.
+static NUMBER_WORDS: &[(&str, &str)] = &[
+    ("a ", "1"),
+    ("an ", "1"),
+    ("one ", "1"),
+    ("two ", "2"),
+    ("three ", "3"),
+    ("four ", "4"),
+    ("five ", "5"),
+    ("ten ", "10"),
+    ("fifteen ", "15"),
+    ("thirty ", "30"),
+];
+
 /// The unit words and abbreviations of a stated delay, in milliseconds.
 static TIME_UNITS: &[(&str, u32)] = &[
     ("ms", 1),
@@ -2084,15 +2114,15 @@ static TIME_UNITS: &[(&str, u32)] = &[
 pub(crate) fn parse_text_duration(s: &str) -> Option<u64> {
     // Azure quotes the number: "Please try again after '6' seconds".
     let unquoted: String;
-    // "a minute", "an hour", "one minute": one of the unit.
-    let one = ["a ", "an ", "one "].iter().find_map(|w| {
+    // "a minute", "an hour", "one minute", "five minutes": a number in words.
+    let worded = NUMBER_WORDS.iter().find_map(|&(w, n)| {
         s.get(..w.len())
             .filter(|h| h.eq_ignore_ascii_case(w))
-            .map(|_| &s[w.len()..])
+            .map(|_| (n, &s[w.len()..]))
     });
-    let s = match (one, s.as_bytes().first()) {
-        (Some(unit), _) => {
-            unquoted = ["1 ", unit].concat();
+    let s = match (worded, s.as_bytes().first()) {
+        (Some((n, unit)), _) => {
+            unquoted = [n, " ", unit].concat();
             unquoted.as_str()
         }
         (_, Some(b'\'' | b'"')) => {
@@ -2287,7 +2317,10 @@ mod tests {
             ),
             ("[GET] \"https://x\": 404 Not Found", Some(404)),
             // Sonarr's HttpException: .NET's `HttpStatusCode` name.
-            ("HTTP request failed: [404:NotFound] [GET] at [https://x]", Some(404)),
+            (
+                "HTTP request failed: [404:NotFound] [GET] at [https://x]",
+                Some(404),
+            ),
             ("HTTP request failed: [429:TooManyRequests]", Some(429)),
             ("code 404:NotFoundation", None),
             ("listening on port 4040 Not Found", None),
