@@ -748,7 +748,8 @@ fn says_it_failed(m: &Map<'_>) -> bool {
         .and_then(Value::as_u64)
         .and_then(|n| i64::try_from(n).ok())
         .is_some_and(Code::is_http_error_status);
-    let error = match m.get("error") {
+    // .NET's PascalCase `{"Error": "ValidationError", "Message": …}` too.
+    let error = match m.get("error").or_else(|| m.get("Error")) {
         Some(Value::Object(_)) => true,
         Some(Value::String(e)) => !e.trim().is_empty(),
         _ => false,

@@ -312,19 +312,10 @@ fn response_of<'b, 'a>(node: &'b Map<'a>) -> Option<&'b Map<'a>> {
     }
 }
 
-/// Other names a node gives its HTTP status (a tool's own summary of the
-/// upstream's answer: `{"errorCode": "UPSTREAM_404", "httpStatus": 404}`).
-const HTTP_STATUS_NAMES: &[&str] = &[
-    "http_status",
-    "httpStatus",
-    "httpStatusCode",
-    "http_status_code",
-    "httpCode",
-    "http_code",
-];
-
 /// The HTTP status a node carries: its own `status` / `statusCode` /
-/// `status_code` / [`HTTP_STATUS_NAMES`], its response's, or AWS SDK `$metadata`.
+/// `status_code` / `http_status` (or `httpStatus`, `HTTP-Status-Code`,
+/// `http_code`: a tool's own summary of the upstream's answer, `{"errorCode":
+/// "UPSTREAM_404", "httpStatus": 404}`), its response's, or AWS SDK `$metadata`.
 fn http_status_of(node: &Map<'_>, response: Option<&Map<'_>>) -> Option<u16> {
     let own = |m: &Map<'_>| {
         status_of(m.field("status"))
@@ -332,11 +323,7 @@ fn http_status_of(node: &Map<'_>, response: Option<&Map<'_>>) -> Option<u16> {
             .or_else(|| status_of(m.field("status_code")))
     };
     own(node)
-        .or_else(|| {
-            HTTP_STATUS_NAMES
-                .iter()
-                .find_map(|k| status_of(node.field(k)))
-        })
+        .or_else(|| status_of(member(node, &["httpstatus", "httpstatuscode", "httpcode"])))
         .or_else(|| {
             response.and_then(|r| {
                 own(r).or_else(|| match r.field("ResponseMetadata") {
@@ -1279,26 +1266,10 @@ fn read_body(
         set_body_message(g, str_of(b, "message"));
         return;
     }
-    // RFC 9457 problem details.
-    if b.contains_key("title") || (b.contains_key("type") && b.contains_key("detail")) {
-        if let Some(s) = status_of(b.field("status")) {
-            if status.is_none() {
-                g.http_status.get_or_insert(s);
-                if let Some(c) = Code::from_http(s) {
-                    g.push(
-                        c,
-                        HTTP_FROM_BODY,
-                        depth,
-                        ev(format_args!("problem+json {s}")),
-                    );
-                }
-            }
-        }
-        set_body_message(g, str_of(b, "detail").or_else(|| str_of(b, "title")));
-    }
-    // A body that states the status its error had (Spring Boot's
-    // `{"status": 404, "error": "Not Found"}`, NestJS's `{"statusCode": 409}`,
-    // a tool's `{"httpStatus": 404}`), when nothing else gave one.
+    // A body that states the status its error had (RFC 9457 problem details,
+    // Spring Boot's `{"status": 404, "error": "Not Found"}`, NestJS's
+    // `{"statusCode": 409}`, a tool's `{"httpStatus": 404}`), when nothing
+    // else gave one.
     if status.is_none() && g.http_status.is_none() {
         if let Some(s) = http_status_of(b, None).filter(|&s| s >= 400) {
             g.http_status = Some(s);
@@ -1306,6 +1277,10 @@ fn read_body(
                 g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("body http {s}")));
             }
         }
+    }
+    // RFC 9457 problem details.
+    if b.contains_key("title") || (b.contains_key("type") && b.contains_key("detail")) {
+        set_body_message(g, str_of(b, "detail").or_else(|| str_of(b, "title")));
     }
     // FastAPI / pydantic 422: {"detail": [{"loc": …, "msg": …, "type": …}]}
     if let Some(Value::Array(items)) = b.field("detail") {
@@ -1493,17 +1468,22 @@ fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
         "errmsg",
         "errormsg",
     ];
-    NAMES.iter().find_map(|want| {
+    NAMES
+        .iter()
+        .find_map(|n| member(b, &[n]).and_then(Value::as_str))
+}
+
+/// The first of `names` (lowercase, without `_` or `-`) that names a
+/// member of `b` in any case and with any `_` or `-`: its value.
+fn member<'m, 'a>(b: &'m Map<'a>, names: &[&str]) -> Option<&'m Value<'a>> {
+    names.iter().find_map(|want| {
         b.iter().find_map(|(k, v)| {
             let key = k.bytes().filter(|c| *c != b'_' && *c != b'-');
             let same = key.clone().count() == want.len()
                 && key
                     .zip(want.bytes())
                     .all(|(a, w)| a.to_ascii_lowercase() == w);
-            match v {
-                Value::String(s) if same => Some(&**s),
-                _ => None,
-            }
+            same.then_some(v)
         })
     })
 }
