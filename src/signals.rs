@@ -903,7 +903,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -957,10 +957,10 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<63> = crate::text::PhraseGroup
     ("/month", 8),
     ("/ day", 8),
     // Every lead of [`STATUS_LEADS`] contains one of these.
-    ("response code", 10),
+    // "response code ", "unexpected server response: ", "unexpected response ".
+    ("response", 10),
     ("client error", 10),
     ("server error", 10),
-    ("server response", 10),
     ("http ", 10),
     // "status code ", "status: ", "statusCode: ".
     ("status", 10),
