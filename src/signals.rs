@@ -1455,8 +1455,8 @@ fn issues_summary(items: &[Value], path_key: &str, msg_key: &str) -> Option<Stri
 }
 
 /// A body's message under another common name (`errorMessage`,
-/// `error_message`, `longMessage`, `msg`, `description`), compared without
-/// case, `_` or `-`.
+/// `error_message`, `longMessage`, `msg`, `description`, `desc`, `errmsg`),
+/// compared without case, `_` or `-`.
 fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
     const NAMES: [&str; 7] = [
         "errormessage",
