@@ -420,6 +420,9 @@ fn read_words(
             v.weight >= v.weight_of(current) + TEXT_MARGIN
                 && crate::lexicon::refines(Code::Unknown, code)
         }
+        // A catch-all (a JSON-RPC −32603, −32000 or −32001, an unrecognized
+        // code): the words decide, as when nothing did.
+        Some(w) if w.strength <= CATCH_ALL_MAX => crate::lexicon::refines(Code::Unknown, code),
         // A catch-all class or a status: toward a compatible code only.
         Some(_) => crate::lexicon::refines(current, code),
     };

@@ -104,7 +104,7 @@ fn rows() -> &'static [(&'static str, u8, u8, i8)] {
 
 fn phrases() -> &'static Literals {
     static SET: OnceLock<Literals> = OnceLock::new();
-    SET.get_or_init(|| Literals::new(rows().iter().map(|r| r.0)))
+    SET.get_or_init(|| Literals::new(rows().iter().map(|r| r.0).collect()))
 }
 
 /// The lexicon's gapped phrases (`no _ found`): each row's head (` no`) and
@@ -500,7 +500,7 @@ fn window(
     set: &OnceLock<Literals>,
     list: &'static [&'static str],
 ) -> Option<&'static str> {
-    let set = set.get_or_init(|| Literals::new(list.iter().copied()));
+    let set = set.get_or_init(|| Literals::new(list.to_vec()));
     [&words.ids, &words.prose]
         .iter()
         .find_map(|t| set.find_all(t).first().map(|&(_, _, i)| list[i].trim()))
@@ -525,8 +525,13 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
     let mut hits = phrases().find_all(words);
     find_gapped(words, &mut hits);
     if let Some(s) = status {
+        // Nor is a phrase that names the status ("429 error" of a 429).
         let rows = rows();
-        hits.retain(|&(_, _, row)| !crate::signals::is_reason_of(s, rows[row].0.trim()));
+        let number = s.to_string();
+        hits.retain(|&(_, _, row)| {
+            let phrase = rows[row].0.trim();
+            !crate::signals::is_reason_of(s, phrase) && !phrase.split(' ').any(|w| w == number)
+        });
     }
     if hits.is_empty() {
         return None;
@@ -780,6 +785,14 @@ mod tests {
         let v = read_text(&w, 0, Some(403)).unwrap();
         assert!(v.decides());
         assert_eq!(v.code, Code::RateLimited);
+        // Nor does a phrase that names the status: ModelScope's "Error code:
+        // 429 - {'error': …}" under a 429 reads "429 error".
+        let w = words_of("Error code: 429 - {'error': {'message': 'insufficient balance'}}");
+        assert_eq!(read_text(&w, 0, None).map(|v| v.decides()), Some(false));
+        assert_eq!(
+            read_text(&w, 0, Some(429)).unwrap().code,
+            Code::QuotaExhausted
+        );
     }
 
     #[test]

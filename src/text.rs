@@ -412,8 +412,9 @@ pub(crate) struct Literals {
 impl Literals {
     /// Every pattern must have three bytes or more (`build.rs` checks the
     /// shipped ones).
-    pub(crate) fn new(patterns: impl IntoIterator<Item = &'static str>) -> Literals {
-        let patterns: Vec<&'static str> = patterns.into_iter().collect();
+    /// One copy for every caller (not generic): the three sets are built once.
+    #[inline(never)]
+    pub(crate) fn new(patterns: Vec<&'static str>) -> Literals {
         let mut heads: Vec<([u8; 3], u16)> = patterns
             .iter()
             .enumerate()

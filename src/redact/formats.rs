@@ -113,7 +113,7 @@ fn in_alphabet(a: u8, extra: &str, b: u8) -> bool {
 
 fn prefixes() -> &'static crate::text::Literals {
     static SET: OnceLock<crate::text::Literals> = OnceLock::new();
-    SET.get_or_init(|| crate::text::Literals::new(formats().iter().map(|f| f.prefix)))
+    SET.get_or_init(|| crate::text::Literals::new(formats().iter().map(|f| f.prefix).collect()))
 }
 
 /// Whether a credential may start at `i`: not after a letter or digit,
