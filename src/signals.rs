@@ -1850,6 +1850,8 @@ static STATUS_LEADS: &[&str] = &[
     "error (",
     // "query execution failed: HTTP error: 401 - no org id" (loki-mcp)
     "error: ",
+    // The OpenAI Python SDK's APIStatusError: "Error code: 429 - {'error': …}"
+    "error code: ",
     // "BrowserStack returned 404 while …", "the API returned 500", "Server
     // returned a 503" (a Scryfall client)
     "returned ",
@@ -2302,6 +2304,9 @@ mod tests {
                 Some(404),
             ),
             ("HTTP request failed: [429:TooManyRequests]", Some(429)),
+            // openai-python's APIStatusError, when only its text is kept.
+            ("Error code: 503 - {'error': {'message': 'x'}}", Some(503)),
+            ("error code: 40408", None),
             ("code 404:NotFoundation", None),
             ("listening on port 4040 Not Found", None),
             ("took 429 ms", None),
