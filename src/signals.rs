@@ -1312,7 +1312,9 @@ fn read_body(
     } else if let Some(Value::String(e)) = b.field("error") {
         // {"error": "invalid_grant", "error_description": "…"} (OAuth) and friends.
         if let Some(c) = PROVIDER_CODES.get(e) {
-            g.push(c, BODY_SPECIFIC, depth, ev(format_args!("error {e}")));
+            // A generic one (`api_error`) as generic here as in an object.
+            let strength = provider_strength(e, BODY_SPECIFIC);
+            g.push(c, strength, depth, ev(format_args!("error {e}")));
         } else if matches!(
             &**e,
             "invalid_grant" | "invalid_token" | "invalid_client" | "unauthorized_client"

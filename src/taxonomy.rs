@@ -334,6 +334,8 @@ impl Code {
             413 => Code::PayloadTooLarge,
             425 => Code::Unavailable,
             429 => Code::RateLimited,
+            // 509 "Bandwidth Limit Exceeded" (Apache, cPanel): a spent allowance.
+            509 => Code::QuotaExhausted,
             451 => Code::PermissionDenied,
             499 => Code::Cancelled,
             405 | 501 | 505 => Code::Unimplemented,
