@@ -527,10 +527,10 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
     if let Some(s) = status {
         // Nor is a phrase that names the status ("429 error" of a 429).
         let rows = rows();
-        let number = s.to_string();
         hits.retain(|&(_, _, row)| {
             let phrase = rows[row].0.trim();
-            !crate::signals::is_reason_of(s, phrase) && !phrase.split(' ').any(|w| w == number)
+            !crate::signals::is_reason_of(s, phrase)
+                && !phrase.split(' ').any(|w| w.parse() == Ok(s))
         });
     }
     if hits.is_empty() {
