@@ -1821,6 +1821,13 @@ static STATUS_LEADS: &[&str] = &[
     "status code ",
     "status code: ",
     "status code=",
+    // key=value and key: value logs ("Failed to get scenes. httpStatusCode=401",
+    // "status=503", Python's "status_code: 429"); "statuscode=" also reads
+    // "httpStatusCode=", "status=" reads "http_status=".
+    "status=",
+    "statuscode=",
+    "status_code=",
+    "status_code: ",
     // Swift's SignalR client: "SignalRError.webError(statusCode: 500)"
     "statuscode: ",
     "response code ",
