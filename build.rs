@@ -257,13 +257,22 @@ fn lexicon(codes: &[String]) -> String {
         .map(|n| format!("{:?}", n.as_str().expect("negator")))
         .collect();
     let mut out = String::new();
-    // One text of patterns (a line each) and one list of (code, weight,
-    // retry) triples: a table of string slices would cost the component a
-    // pointer and a length per phrase (src/lexicon.rs joins them once).
+    // One text of patterns (a line each), their weights, and the runs of
+    // rows that share a code and a retry verdict (a group): a table of string
+    // slices would cost the component a pointer and a length per phrase, a
+    // triple per row three bytes (src/lexicon.rs joins them once).
     let text: Vec<&str> = phrases.iter().map(|(p, ..)| p.as_str()).collect();
-    let meta: Vec<String> = phrases
+    let weights: Vec<String> = phrases.iter().map(|(_, _, w, _)| w.to_string()).collect();
+    let mut runs: Vec<(usize, String, String)> = Vec::new();
+    for (i, (_, c, _, r)) in phrases.iter().enumerate() {
+        match runs.last_mut() {
+            Some(last) if last.1 == c.to_string() && last.2 == r.to_string() => last.0 = i + 1,
+            _ => runs.push((i + 1, c.to_string(), r.to_string())),
+        }
+    }
+    let runs: Vec<String> = runs
         .iter()
-        .map(|(_, c, w, r)| format!("({c}, {w}, {r})"))
+        .map(|(end, c, r)| format!("({end}, {c}, {r})"))
         .collect();
     let _ = writeln!(
         out,
@@ -272,8 +281,13 @@ fn lexicon(codes: &[String]) -> String {
     );
     let _ = writeln!(
         out,
-        "pub(crate) static LEXICON_ROWS: &[(u8, u8, i8)] = &[{}];",
-        meta.join(", ")
+        "pub(crate) static LEXICON_WEIGHTS: &[u8] = &[{}];",
+        weights.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) static LEXICON_RUNS: &[(u16, u8, i8)] = &[{}];",
+        runs.join(", ")
     );
     let refine: Vec<String> = refine.iter().map(|r| format!("&{r:?}")).collect();
     let _ = writeln!(

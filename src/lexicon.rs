@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use crate::input::{Map, Value};
 use crate::rules::{
     LEXICON_LONG_WINDOWS, LEXICON_MIN_WEIGHT, LEXICON_NEGATORS, LEXICON_PATTERNS, LEXICON_REFINE,
-    LEXICON_RETRY_INVITATIONS, LEXICON_ROWS, LEXICON_SHORT_WINDOWS,
+    LEXICON_RETRY_INVITATIONS, LEXICON_RUNS, LEXICON_SHORT_WINDOWS, LEXICON_WEIGHTS,
 };
 use crate::taxonomy::{Code, TABLE};
 use crate::text::Literals;
@@ -90,14 +90,21 @@ fn index(code: Code) -> Option<usize> {
 }
 
 /// The lexicon's rows: (pattern, code index, weight, retry verdict: 0 no,
-/// 1 yes, −1 none), joined once from build.rs's text and list.
+/// 1 yes, −1 none), joined once from build.rs's text, weights and runs (the
+/// rows up to each run's end share its code and verdict).
 fn rows() -> &'static [(&'static str, u8, u8, i8)] {
     static ROWS: OnceLock<Vec<(&'static str, u8, u8, i8)>> = OnceLock::new();
     ROWS.get_or_init(|| {
+        let mut runs = LEXICON_RUNS.iter().peekable();
         LEXICON_PATTERNS
             .split('\n')
-            .zip(LEXICON_ROWS)
-            .map(|(p, &(c, w, r))| (p, c, w, r))
+            .zip(LEXICON_WEIGHTS)
+            .enumerate()
+            .filter_map(|(i, (p, &w))| {
+                while runs.next_if(|run| usize::from(run.0) <= i).is_some() {}
+                let &&(_, c, r) = runs.peek()?;
+                Some((p, c, w, r))
+            })
             .collect()
     })
 }
