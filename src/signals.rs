@@ -176,7 +176,7 @@ pub(crate) fn from_jsonrpc(code: i64) -> Option<Code> {
         -32601 => Unimplemented,
         -32603 => Internal,
         // MCP SDKs: ConnectionClosed, RequestTimeout; MCP: resource not found, URL elicitation required.
-        -32000 => NetworkError,
+        -32000 => return None,
         -32001 => Timeout,
         -32002 => NotFound,
         -32042 => FailedPrecondition,
