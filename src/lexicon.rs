@@ -248,7 +248,7 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
 
 /// Keys whose values name or describe a failure.
 fn is_text_key(key: &str) -> bool {
-    const PARTS: &[&str] = &[
+    const PARTS: &str = lines![
         "message",
         "msg",
         "error",
@@ -268,7 +268,7 @@ fn is_text_key(key: &str) -> bool {
         "kind",
         "result",
     ];
-    const NEVER: &[&str] = &[
+    const NEVER: &str = lines![
         "stack", "trace", "url", "uri", "href", "path", "request", "hostname", "username", "file",
         "tool", "suggest",
     ];
@@ -277,7 +277,7 @@ fn is_text_key(key: &str) -> bool {
     // APIs' `descripcion`, `mensaje`, `mensagem`, `erro`, and the `content`
     // of a body that says it failed (zen-mcp-server's `{"status": "error",
     // "content": "Model 'gpt-5' is not available …"}`).
-    const WHOLE: &[&str] = &[
+    const WHOLE: &str = lines![
         "err",
         "info",
         "hint",
@@ -290,8 +290,9 @@ fn is_text_key(key: &str) -> bool {
         "content",
     ];
     let k = key.to_ascii_lowercase();
-    let has = |p: &&str| crate::text::contains(&k, p);
-    (PARTS.iter().any(has) || WHOLE.contains(&k.as_str())) && !NEVER.iter().any(has)
+    let has = |p: &str| crate::text::contains(&k, p);
+    (PARTS.split_terminator('\n').any(has) || WHOLE.split_terminator('\n').any(|w| w == k))
+        && !NEVER.split_terminator('\n').any(has)
 }
 
 /// Keys whose object maps fields to their messages (Rails' and Laravel's
@@ -543,6 +544,23 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
     if hits.is_empty() {
         return None;
     }
+    // "no … found", "no … provided": what the gap names is missing, and a
+    // phrase of another code in it that weighs as much says what that is
+    // ("No API key found" is a missing credential, not a missing resource).
+    let rows = rows();
+    let mut i = 0;
+    while let Some(&(s, e, row)) = hits.get(i) {
+        let (pattern, code, weight, _) = rows[row];
+        let vaguer = pattern.starts_with(" no _ ")
+            && hits
+                .iter()
+                .any(|&(ps, pe, p)| ps >= s && pe <= e && rows[p].1 != code && rows[p].2 >= weight);
+        if vaguer {
+            hits.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
     // A phrase inside a longer phrase found at the same place does not count:
     // by start, longest first, a hit is inside an earlier one when that one
     // ends after it, or ends with it but starts before it.
@@ -557,7 +575,6 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
     });
     // Two phrases of one code over the same words count once (a gap's
     // `rate _ exceeded` over `rate limit exceeded`).
-    let rows = rows();
     hits.dedup_by_key(|&mut (s, e, row)| (s, e, rows[row].1));
     // Nor does a phrase right after a negator: ` not rate limited`.
     hits.retain(|&(s, _, _)| {
@@ -748,6 +765,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(v.weight_of(Code::Unauthenticated), 0);
+    }
+
+    #[test]
+    fn what_a_no_gap_names_says_what_is_missing() {
+        // `no _ found` around "no api key": a missing credential.
+        assert_eq!(
+            code_of("No API key found in request"),
+            Some(Code::Unauthenticated)
+        );
+        // A weaker word in the gap leaves the gap to decide.
+        assert_eq!(code_of("No matching projects found"), Some(Code::NotFound));
     }
 
     #[test]

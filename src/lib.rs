@@ -16,6 +16,16 @@
 //! assert_eq!(n.retry_after_ms, Some(30_000));
 //! ```
 
+/// A list of short texts as one static text, a line each (`lines!["a", "b"]`
+/// is `"a\nb\n"`), read with `split_terminator('\n')`: a table of string
+/// slices costs the component a pointer and a length per entry, which
+/// compress worse than the texts (BENCHMARKS.md, component size).
+macro_rules! lines {
+    ($($s:literal),* $(,)?) => {
+        concat!($($s, "\n"),*)
+    };
+}
+
 mod classify;
 pub mod cli;
 pub mod contract;

@@ -517,7 +517,7 @@ pub(crate) fn read_node(
 
 /// The names of retry-delay fields, compared without case, `_` or `-`: in
 /// seconds, or in milliseconds when the name ends in `ms`.
-const DELAY_FIELDS: &[&str] = &[
+const DELAY_FIELDS: &str = lines![
     "retryafter",
     "retryafterseconds",
     "retryaftersecs",
@@ -557,7 +557,11 @@ fn delay_field<'v>(v: &'v Value<'_>, depth: usize) -> Option<(&'v str, u64)> {
                     n += 1;
                 }
                 let key = &key[..n];
-                if n > 0 && DELAY_FIELDS.iter().any(|f| f.as_bytes() == key) {
+                if n > 0
+                    && DELAY_FIELDS
+                        .split_terminator('\n')
+                        .any(|f| f.as_bytes() == key)
+                {
                     let scale = if key.ends_with(b"ms") || key.ends_with(b"millis") {
                         0
                     } else {
@@ -1271,7 +1275,7 @@ fn read_body(
     // `{"statusCode": 409}`, a tool's `{"httpStatus": 404}`), when nothing
     // else gave one.
     if status.is_none() && g.http_status.is_none() {
-        if let Some(s) = http_status_of(b, None).filter(|&s| s >= 400) {
+        if let Some(s) = nested_status(b, 0) {
             g.http_status = Some(s);
             if let Some(c) = Code::from_http(s) {
                 g.push(c, HTTP_FROM_BODY, depth, ev(format_args!("body http {s}")));
@@ -1473,6 +1477,24 @@ fn message_member<'m>(b: &'m Map<'_>) -> Option<&'m str> {
     NAMES
         .iter()
         .find_map(|n| member(b, &[n]).and_then(Value::as_str))
+}
+
+/// The 4xx or 5xx status a body states, in its own members or an object
+/// under it, two levels down at most (`{"error": {"status_code": 401}}`,
+/// Musixmatch's `{"message": {"header": {"status_code": 401}}}`,
+/// `{"meta": {"status_code": 403}}`); lists are not entered (a batch's
+/// items have statuses of their own).
+fn nested_status(b: &Map<'_>, level: usize) -> Option<u16> {
+    http_status_of(b, None).filter(|&s| s >= 400).or_else(|| {
+        (level < 2)
+            .then(|| {
+                b.iter().find_map(|(_, v)| match v {
+                    Value::Object(m) => nested_status(m, level + 1),
+                    _ => None,
+                })
+            })
+            .flatten()
+    })
 }
 
 /// The first of `names` (lowercase, without `_` or `-`) that names a
@@ -1817,7 +1839,7 @@ fn read_rules(
 /// "Request failed with status code 429", Go "unexpected status code: 503",
 /// got "Response code 429 (Too Many Requests)", httpx "Client error '404 Not
 /// Found' for url …".
-static STATUS_LEADS: &[&str] = &[
+static STATUS_LEADS: &str = lines![
     "status code ",
     "status code: ",
     "status code=",
@@ -1828,6 +1850,13 @@ static STATUS_LEADS: &[&str] = &[
     "statuscode=",
     "status_code=",
     "status_code: ",
+    // A JSON body quoted in a message ('{"status_code":401,…}', '"status": 503').
+    "status\":",
+    "status\": ",
+    "status_code\":",
+    "status_code\": ",
+    "statuscode\":",
+    "statuscode\": ",
     // Swift's SignalR client: "SignalRError.webError(statusCode: 500)"
     "statuscode: ",
     "response code ",
@@ -1884,7 +1913,7 @@ static STATUS_LEADS: &[&str] = &[
 pub(crate) fn status_in_text(m: &str) -> Option<u16> {
     let b = m.as_bytes();
     let three = |i: usize| status_digits(b, i);
-    for lead in STATUS_LEADS {
+    for lead in STATUS_LEADS.split_terminator('\n') {
         let mut from = 0;
         while let Some(at) = find_ci(&m[from..], lead) {
             let i = from + at + lead.len();
@@ -1999,7 +2028,7 @@ fn find_ci(hay: &str, needle: &str) -> Option<usize> {
 /// Phrases after which a message states how long to wait: OpenAI "Please
 /// try again in 20s" / "in 1m2.5s" / "in 6ms", Azure "Please retry after 42
 /// seconds", "retry in 30 seconds".
-static DELAY_LEADS: &[&str] = &[
+static DELAY_LEADS: &str = lines![
     "try again in ",
     "try again after ",
     "retry in ",
@@ -2032,7 +2061,7 @@ static DELAY_LEADS: &[&str] = &[
 /// A delay a message states, in milliseconds (fractions rounded up): a
 /// duration after a lead, or a time (RFC 3339) after one, counted from `now`.
 pub(crate) fn delay_in_text(m: &str, now_ms: Option<i64>) -> Option<u64> {
-    for lead in DELAY_LEADS {
+    for lead in DELAY_LEADS.split_terminator('\n') {
         let mut from = 0;
         while let Some(at) = find_ci(&m[from..], lead) {
             let after = from + at + lead.len();
@@ -2274,7 +2303,7 @@ mod tests {
 
     #[test]
     fn every_status_lead_passes_the_message_scan() {
-        for lead in STATUS_LEADS {
+        for lead in STATUS_LEADS.split_terminator('\n') {
             let text = format!("x {lead}503");
             assert_ne!(
                 MESSAGE_PHRASES.scan(text.as_bytes()) & STATUS_LEAD,

@@ -21,7 +21,7 @@
 use super::formats::CREDENTIAL_NAMES;
 
 /// A name whose last word is one of these names a secret.
-const LAST_WORDS: &[&str] = &[
+const LAST_WORDS: &str = lines![
     "password",
     "passwd",
     "pwd",
@@ -57,7 +57,7 @@ const LAST_WORDS: &[&str] = &[
 ];
 
 /// A name's last word that ends in one of these names a secret too.
-const LONG_ENDINGS: &[&str] = &[
+const LONG_ENDINGS: &str = lines![
     "password",
     "passwd",
     "passphrase",
@@ -68,28 +68,28 @@ const LONG_ENDINGS: &[&str] = &[
 ];
 
 /// A name whose last two words are one of these names a secret.
-const LAST_PAIRS: &[(&str, &str)] = &[
-    ("api", "key"),
-    ("access", "key"),
-    ("secret", "key"),
-    ("private", "key"),
-    ("client", "key"),
-    ("account", "key"),
-    ("master", "key"),
-    ("license", "key"),
-    ("subscription", "key"),
-    ("signing", "key"),
-    ("encryption", "key"),
-    ("app", "key"),
-    ("auth", "key"),
-    ("service", "key"),
-    ("access", "id"),
-    ("session", "id"),
-    ("mot", "passe"),
+const LAST_PAIRS: &str = lines![
+    "api key",
+    "access key",
+    "secret key",
+    "private key",
+    "client key",
+    "account key",
+    "master key",
+    "license key",
+    "subscription key",
+    "signing key",
+    "encryption key",
+    "app key",
+    "auth key",
+    "service key",
+    "access id",
+    "session id",
+    "mot passe",
 ];
 
 /// Words before `token` that make it no secret: a page, a cursor.
-const NOT_SECRET_BEFORE: &[&str] = &[
+const NOT_SECRET_BEFORE: &str = lines![
     "page",
     "next",
     "prev",
@@ -107,7 +107,7 @@ const NOT_SECRET_BEFORE: &[&str] = &[
 ];
 
 /// The words for a password, in the languages errors are written in.
-const PASSWORD_WORDS: &[&str] = &[
+const PASSWORD_WORDS: &str = lines![
     "password",
     "passwd",
     "pwd",
@@ -126,11 +126,11 @@ const PASSWORD_WORDS: &[&str] = &[
 /// hunter2`, `secret "db-password"`): the password words, `secret` and
 /// `token`. The value must then look like a secret.
 fn stands_in_free_text(word: &str) -> bool {
-    PASSWORD_WORDS.contains(&word) || word == "secret" || word == "token"
+    PASSWORD_WORDS.split_terminator('\n').any(|p| p == word) || word == "secret" || word == "token"
 }
 
 /// Values that say no secret is there.
-const PLACEHOLDERS: &[&str] = &[
+const PLACEHOLDERS: &str = lines![
     "null",
     "none",
     "nil",
@@ -225,21 +225,26 @@ pub(crate) fn is_credential_name(name: &str) -> bool {
         return false;
     };
     let before = words.len().checked_sub(2).map(|i| words[i].as_str());
-    if last == "token" && before.is_some_and(|b| NOT_SECRET_BEFORE.contains(&b)) {
+    if last == "token"
+        && before.is_some_and(|b| NOT_SECRET_BEFORE.split_terminator('\n').any(|n| n == b))
+    {
         return false;
     }
-    if LAST_WORDS.contains(&last.as_str()) {
+    if LAST_WORDS.split_terminator('\n').any(|w| w == last) {
         return true;
     }
     // One word that ends in a long credential word: `PGPASSWORD`, `bearertoken`.
     if LONG_ENDINGS
-        .iter()
+        .split_terminator('\n')
         .any(|w| last.len() > w.len() && last.ends_with(w))
     {
         return true;
     }
     if let Some(b) = before {
-        if LAST_PAIRS.iter().any(|(x, y)| *x == b && *y == last) {
+        if LAST_PAIRS
+            .split_terminator('\n')
+            .any(|p| p.split_once(' ') == Some((b, last)))
+        {
             return true;
         }
     }
@@ -344,7 +349,7 @@ fn zone_like(v: &str) -> bool {
 }
 
 /// Kinds of keys that are no secret: `idempotency key 01HB…`.
-const KEY_KINDS: &[&str] = &[
+const KEY_KINDS: &str = lines![
     "idempotency",
     "cache",
     "partition",
@@ -586,7 +591,9 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
     if trimmed.is_empty()
         || value.starts_with("[REDACTED")
         || value.bytes().all(|b| b == b'*' || b == b'x' || b == b'X')
-        || PLACEHOLDERS.iter().any(|p| trimmed.eq_ignore_ascii_case(p))
+        || PLACEHOLDERS
+            .split_terminator('\n')
+            .any(|p| trimmed.eq_ignore_ascii_case(p))
     {
         return None;
     }
@@ -603,7 +610,7 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
     // or `token` it may name one (`secret "db-password"`).
     let password_word = name_words(name)
         .last()
-        .is_some_and(|w| PASSWORD_WORDS.contains(&w.as_str()));
+        .is_some_and(|w| PASSWORD_WORDS.split_terminator('\n').any(|p| p == w));
     if separator == 0
         && !flag
         && !bare_key
@@ -620,7 +627,7 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
             || reference(trimmed)
             || word_before(s, start).is_some_and(|w| {
                 KEY_KINDS
-                    .iter()
+                    .split_terminator('\n')
                     .any(|k| w.eq_ignore_ascii_case(k.as_bytes()))
             }))
     {
@@ -780,11 +787,15 @@ mod tests {
 
     #[test]
     fn every_credential_name_holds_a_stem() {
-        for w in LAST_WORDS.iter().copied().chain(CREDENTIAL_NAMES.lines()) {
+        for w in LAST_WORDS
+            .split_terminator('\n')
+            .chain(CREDENTIAL_NAMES.lines())
+        {
             assert!(might_name_a_credential(w), "{w}");
         }
-        for (a, b) in LAST_PAIRS {
-            assert!(might_name_a_credential(&[*a, *b].concat()), "{a} {b}");
+        for pair in LAST_PAIRS.split_terminator('\n') {
+            let (a, b) = pair.split_once(' ').unwrap();
+            assert!(might_name_a_credential(&[a, b].concat()), "{a} {b}");
         }
     }
 

@@ -163,7 +163,7 @@ impl Limits {
 
 /// Keys whose values are secrets wherever they appear (compared without case,
 /// `-` or `_`): an exact match, or a name that contains one of `SENSITIVE_PARTS`.
-const SENSITIVE_KEYS: &[&str] = &[
+const SENSITIVE_KEYS: &str = lines![
     "authorization",
     "proxyauthorization",
     "cookie",
@@ -195,7 +195,7 @@ const SENSITIVE_KEYS: &[&str] = &[
     "xamzcredential",
     "xamzsecuritytoken",
 ];
-const SENSITIVE_PARTS: &[&str] = &[
+const SENSITIVE_PARTS: &str = lines![
     "password",
     "passwd",
     "secret",
@@ -231,9 +231,11 @@ pub fn is_sensitive_key(k: &str) -> bool {
         return false;
     };
     let key = &buf[..n];
-    SENSITIVE_KEYS.iter().any(|s| s.as_bytes() == key)
+    SENSITIVE_KEYS
+        .split_terminator('\n')
+        .any(|s| s.as_bytes() == key)
         || SENSITIVE_PARTS
-            .iter()
+            .split_terminator('\n')
             .any(|p| find_bytes(key, p.as_bytes()).is_some())
         || keywords::is_credential_name(k)
 }
@@ -759,7 +761,7 @@ pub fn mask_paths(text: &str) -> String {
 
 /// [`mask_paths`], borrowing the text when no path is found (most texts).
 fn mask_cow(text: &str) -> Cow<'_, str> {
-    const PREFIXES: &[&str] = &[
+    const PREFIXES: &str = lines![
         "/home/",
         "/Users/",
         "/root/",
@@ -796,7 +798,7 @@ fn mask_cow(text: &str) -> Cow<'_, str> {
         let rest = &text[i..];
         let path = boundary
             && match s[i] {
-                b'/' | b'~' | b'f' => PREFIXES.iter().any(|p| rest.starts_with(p)),
+                b'/' | b'~' | b'f' => PREFIXES.split_terminator('\n').any(|p| rest.starts_with(p)),
                 b => {
                     b.is_ascii_alphabetic()
                         && s.len() > i + 2
