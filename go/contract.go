@@ -12,7 +12,7 @@ var refusalStatuses = []int{429, 503}
 
 // failurePrefixes are how a text block starts when it reports a failure
 // (quotes and white space aside): parsed even without isError.
-var failurePrefixes = []string{"Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to ", "Cannot ", "Could not ", "Couldn't ", "Bad Request:", "Unauthorized:", "Forbidden:", "Not Found:", "Conflict:", "Too Many Requests", "Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "Permission Denied:", "Access Denied:", "Validation Error:", "An error occurred", "Ran into an error", "Search failed:"}
+var failurePrefixes = []string{"Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to ", "Cannot ", "Could not ", "Couldn't ", "Bad Request:", "Unauthorized:", "Forbidden:", "Not Found:", "Conflict:", "Too Many Requests", "Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "Permission Denied:", "Access Denied:", "Validation Error:", "An error occurred", "Ran into an error", "Search failed:", "❌"}
 
 // failureMarks, starting a line of a text block, mark it a failure:
 // parsed even without isError.

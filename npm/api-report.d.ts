@@ -188,7 +188,7 @@ export declare const MAY_HAVE_HAD_EFFECTS: readonly ["TIMEOUT", "NETWORK_ERROR",
 /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
 export declare const REFUSAL_STATUSES: readonly [429, 503];
 /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
-export declare const FAILURE_PREFIXES: readonly ["Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to ", "Cannot ", "Could not ", "Couldn't ", "Bad Request:", "Unauthorized:", "Forbidden:", "Not Found:", "Conflict:", "Too Many Requests", "Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "Permission Denied:", "Access Denied:", "Validation Error:", "An error occurred", "Ran into an error", "Search failed:"];
+export declare const FAILURE_PREFIXES: readonly ["Error:", "Error ", "ERROR:", "Failed to ", "failed to ", "Request failed", "Operation failed", "Unable to ", "Cannot ", "Could not ", "Couldn't ", "Bad Request:", "Unauthorized:", "Forbidden:", "Not Found:", "Conflict:", "Too Many Requests", "Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "Permission Denied:", "Access Denied:", "Validation Error:", "An error occurred", "Ran into an error", "Search failed:", "❌"];
 /** What, starting a line of a text block, marks it a failure: parsed even without isError. */
 export declare const FAILURE_MARKS: readonly ["<error>"];
 /** The proxy's usage text for the Streamable HTTP form the CLI serves; `{host}` is the CLI's name. */

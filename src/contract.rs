@@ -88,8 +88,10 @@ pub const MAY_HAVE_HAD_EFFECTS: [&str; 4] =
 /// done starts as one too ("Cannot create document: Directory … does not
 /// exist", "Could not find …"), and so does one that says an error happened
 /// ("An error occurred while …", ramp-mcp's "Ran into an error: …",
-/// mcp-everything-search's "Search failed: …").
-pub const FAILURE_PREFIXES: [&str; 27] = [
+/// mcp-everything-search's "Search failed: …"), and the cross mark servers
+/// that write for a model open a failure with ("❌ Update operations require
+/// authentication. Please set THINGS_AUTH_TOKEN …").
+pub const FAILURE_PREFIXES: [&str; 28] = [
     "Error:",
     "Error ",
     "ERROR:",
@@ -117,6 +119,7 @@ pub const FAILURE_PREFIXES: [&str; 27] = [
     "An error occurred",
     "Ran into an error",
     "Search failed:",
+    "❌",
 ];
 
 /// Marks that, starting a line of a text block of a result not flagged

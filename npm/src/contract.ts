@@ -102,7 +102,7 @@ export const MAY_HAVE_HAD_EFFECTS = ['TIMEOUT', 'NETWORK_ERROR', 'UPSTREAM_ERROR
 /** HTTP statuses that refuse a request before any work: an UNAVAILABLE with one is retried for any tool. */
 export const REFUSAL_STATUSES = [429, 503] as const;
 /** How a text block starts when it reports a failure (quotes and white space aside): parsed even without isError. */
-export const FAILURE_PREFIXES = ['Error:', 'Error ', 'ERROR:', 'Failed to ', 'failed to ', 'Request failed', 'Operation failed', 'Unable to ', 'Cannot ', 'Could not ', 'Couldn\'t ', 'Bad Request:', 'Unauthorized:', 'Forbidden:', 'Not Found:', 'Conflict:', 'Too Many Requests', 'Internal Server Error', 'Bad Gateway', 'Service Unavailable', 'Gateway Timeout', 'Permission Denied:', 'Access Denied:', 'Validation Error:', 'An error occurred', 'Ran into an error', 'Search failed:'] as const;
+export const FAILURE_PREFIXES = ['Error:', 'Error ', 'ERROR:', 'Failed to ', 'failed to ', 'Request failed', 'Operation failed', 'Unable to ', 'Cannot ', 'Could not ', 'Couldn\'t ', 'Bad Request:', 'Unauthorized:', 'Forbidden:', 'Not Found:', 'Conflict:', 'Too Many Requests', 'Internal Server Error', 'Bad Gateway', 'Service Unavailable', 'Gateway Timeout', 'Permission Denied:', 'Access Denied:', 'Validation Error:', 'An error occurred', 'Ran into an error', 'Search failed:', '❌'] as const;
 /** What, starting a line of a text block, marks it a failure: parsed even without isError. */
 export const FAILURE_MARKS = ['<error>'] as const;
 
