@@ -329,7 +329,13 @@ fn read_words(
     let current = winner.as_ref().map_or(Code::Unknown, |w| w.code);
     // A specific signal that is no limit: the words cannot change it.
     let limit = matches!(current, Code::RateLimited | Code::QuotaExhausted);
-    if strength > GENERIC_MAX && !limit {
+    // JSON-RPC −32602, the specification's answer for an unknown tool or a
+    // bad argument, which servers also send for a refusal its words name (a
+    // permission, a login, a state): those words move it, and only those (an
+    // unknown tool stays −32602 when it is rendered again, and so does a
+    // payload too large, which the renderer sends as −32602 too).
+    let params = strength == crate::signals::RPC_PARAMS && current == Code::InvalidArgument;
+    if strength > GENERIC_MAX && !limit && !params {
         return winner;
     }
     let words = &*words.insert(crate::lexicon::words(root));
@@ -353,7 +359,7 @@ fn read_words(
             format!("words window {w}")
         });
     }
-    if strength > GENERIC_MAX {
+    if strength > GENERIC_MAX && !params {
         return winner;
     }
     // A quota that a generic signal read, over a window of minutes, refills
@@ -423,6 +429,10 @@ fn read_words(
         // A catch-all (a JSON-RPC −32603, −32000 or −32001, an unrecognized
         // code): the words decide, as when nothing did.
         Some(w) if w.strength <= CATCH_ALL_MAX => crate::lexicon::refines(Code::Unknown, code),
+        Some(_) if params => matches!(
+            code,
+            Code::PermissionDenied | Code::Unauthenticated | Code::FailedPrecondition
+        ),
         // A catch-all class or a status: toward a compatible code only.
         Some(_) => crate::lexicon::refines(current, code),
     };

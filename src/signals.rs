@@ -41,6 +41,9 @@ const BODY_REASON: Strength = 80;
 const PROVIDER: Strength = 78;
 const SYS_CODE: Strength = 70;
 const RPC_CODE: Strength = 62;
+/// JSON-RPC −32602 "Invalid params": a JSON-RPC code, which the words of a
+/// refusal may move ([`crate::classify`]).
+pub(crate) const RPC_PARAMS: Strength = 61;
 const NAME: Strength = 60;
 const RATELIMIT_HEADER: Strength = 55;
 const MESSAGE_CODE: Strength = 52;
@@ -162,10 +165,10 @@ fn rpc_strength(code: i64, strength: Strength) -> Strength {
     // −32002 are the MCP SDKs' request timeout and resources/read's "not
     // found", yet in a tool's answer they are the server's own choice in
     // that range: a status its text states, or its words, say more.
-    if matches!(code, -32603 | -32000 | -32001 | -32002 | -32600) {
-        WEAK
-    } else {
-        strength
+    match code {
+        -32603 | -32000 | -32001 | -32002 | -32600 => WEAK,
+        -32602 if strength == RPC_CODE => RPC_PARAMS,
+        _ => strength,
     }
 }
 
