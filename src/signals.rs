@@ -2105,30 +2105,14 @@ static NUMBER_WORDS: &[(&str, &str)] = &[
     ("thirty ", "30"),
 ];
 
-/// The unit words and abbreviations of a stated delay, in milliseconds.
-static TIME_UNITS: &[(&str, u32)] = &[
-    ("ms", 1),
-    ("msec", 1),
-    ("msecs", 1),
-    ("millisecond", 1),
-    ("milliseconds", 1),
-    ("s", 1000),
-    ("sec", 1000),
-    ("secs", 1000),
-    ("second", 1000),
-    ("seconds", 1000),
-    ("m", 60_000),
-    ("min", 60_000),
-    ("mins", 60_000),
-    ("minute", 60_000),
-    ("minutes", 60_000),
-    ("h", 3_600_000),
-    ("hr", 3_600_000),
-    ("hrs", 3_600_000),
-    ("hour", 3_600_000),
-    ("hours", 3_600_000),
-    ("day", 86_400_000),
-    ("days", 86_400_000),
+/// The unit words and abbreviations of a stated delay, each line's in
+/// milliseconds.
+static TIME_UNITS: [(&str, u32); 5] = [
+    ("ms msec msecs millisecond milliseconds", 1),
+    ("s sec secs second seconds", 1000),
+    ("m min mins minute minutes", 60_000),
+    ("h hr hrs hour hours", 3_600_000),
+    ("day days", 86_400_000),
 ];
 
 /// A duration at the start of `s`: Go's form (`1m2.5s`, `59.977s`, `6ms`,
@@ -2181,7 +2165,7 @@ pub(crate) fn parse_text_duration(s: &str) -> Option<u64> {
         let unit = &s[j..unit_end];
         let Some(&(_, scale)) = TIME_UNITS
             .iter()
-            .find(|(u, _)| u.eq_ignore_ascii_case(unit))
+            .find(|(units, _)| units.split(' ').any(|u| u.eq_ignore_ascii_case(unit)))
         else {
             break;
         };
