@@ -42,7 +42,7 @@ const STACK_FIELDS: &[&str] = &[
     "backtrace",
 ];
 
-pub(crate) const KNOWN_FIELDS: &str = lines![
+pub(crate) const KNOWN_FIELDS: &[&str] = &[
     "status",
     "statusCode",
     "status_code",
@@ -644,10 +644,7 @@ fn collect_details(root: &Map<'_>) -> Option<serde_json::Map<String, serde_json:
         }
     };
     for (k, v) in root.iter() {
-        if !KNOWN_FIELDS.split_terminator('\n').any(|f| f == k)
-            && !STACK_FIELDS.contains(&k)
-            && !details.contains_key(k)
-        {
+        if !KNOWN_FIELDS.contains(&k) && !STACK_FIELDS.contains(&k) && !details.contains_key(k) {
             details.insert(k.to_string(), v.to_serde());
         }
     }

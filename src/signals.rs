@@ -1916,7 +1916,9 @@ static STATUS_LEADS: &str = lines![
 pub(crate) fn status_in_text(m: &str) -> Option<u16> {
     let b = m.as_bytes();
     let three = |i: usize| status_digits(b, i);
-    for lead in STATUS_LEADS.split_terminator('\n') {
+    // The leads, split once: this runs on every message that names a status.
+    static LEADS: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
+    for lead in LEADS.get_or_init(|| STATUS_LEADS.split_terminator('\n').collect()) {
         let mut from = 0;
         while let Some(at) = find_ci(&m[from..], lead) {
             let i = from + at + lead.len();
