@@ -154,8 +154,9 @@ fn names_row(key: &str) -> Option<usize> {
 /// How much a JSON-RPC code says: −32603 ("Internal error") and −32000 are the catch-alls
 /// the MCP SDKs send for any failure of a handler (mcp-go's handler errors,
 /// servers that throw), so it is no stronger than an unrecognized code: the
-/// message's words decide, and INTERNAL is the fallback. Every other code
-/// says what went wrong.
+/// message's words decide, and INTERNAL is the fallback. −32602 says what
+/// went wrong unless its words name a refusal ([`RPC_PARAMS`]); every other
+/// code says what went wrong.
 fn rpc_strength(code: i64, strength: Strength) -> Strength {
     // −32000 is the first of JSON-RPC's "implementation-defined server
     // errors": servers send it for anything (FastMCP's tool timeout, the
@@ -178,8 +179,10 @@ pub(crate) fn from_jsonrpc(code: i64) -> Option<Code> {
         -32700 | -32600 | -32602 => InvalidArgument,
         -32601 => Unimplemented,
         -32603 => Internal,
-        // MCP SDKs: ConnectionClosed, RequestTimeout; MCP: resource not found, URL elicitation required.
+        // −32000 is the MCP SDKs' ConnectionClosed and any server's generic
+        // error: alone it says nothing, its words decide ("Connection closed").
         -32000 => return None,
+        // MCP SDKs: RequestTimeout; MCP: resource not found, URL elicitation required.
         -32001 => Timeout,
         -32002 => NotFound,
         -32042 => FailedPrecondition,
