@@ -263,11 +263,11 @@ fn lexicon(codes: &[String]) -> String {
     // triple per row three bytes (src/lexicon.rs joins them once).
     let text: Vec<&str> = phrases.iter().map(|(p, ..)| p.as_str()).collect();
     let weights: Vec<String> = phrases.iter().map(|(_, _, w, _)| w.to_string()).collect();
-    let mut runs: Vec<(usize, String, String)> = Vec::new();
-    for (i, (_, c, _, r)) in phrases.iter().enumerate() {
+    let mut runs: Vec<(usize, usize, i8)> = Vec::new();
+    for (i, &(_, c, _, r)) in phrases.iter().enumerate() {
         match runs.last_mut() {
-            Some(last) if last.1 == c.to_string() && last.2 == r.to_string() => last.0 = i + 1,
-            _ => runs.push((i + 1, c.to_string(), r.to_string())),
+            Some((end, lc, lr)) if (*lc, *lr) == (c, r) => *end = i + 1,
+            _ => runs.push((i + 1, c, r)),
         }
     }
     let runs: Vec<String> = runs

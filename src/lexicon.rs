@@ -291,7 +291,7 @@ fn is_text_key(key: &str) -> bool {
     ];
     let k = key.to_ascii_lowercase();
     let has = |p: &str| crate::text::contains(&k, p);
-    (PARTS.split_terminator('\n').any(has) || WHOLE.split_terminator('\n').any(|w| w == k))
+    (PARTS.split_terminator('\n').any(has) || crate::text::has_line(WHOLE, &k))
         && !NEVER.split_terminator('\n').any(has)
 }
 

@@ -17,11 +17,11 @@
 //! ```
 
 /// A list of short texts as one static text, a line each (`lines!["a", "b"]`
-/// is `"a\nb\n"`), read with `split_terminator('\n')`: a table of string
-/// slices costs the component a pointer and a length per entry, which
-/// compress worse than the texts (BENCHMARKS.md, component size). A list
-/// read on every call stays a slice (the known input fields) or is split
-/// once (the status leads): splitting costs time.
+/// is `"a\nb\n"`), read with `split_terminator('\n')` or `text::has_line`: a
+/// table of string slices costs the component a pointer and a length per
+/// entry, which compress worse than the texts (BENCHMARKS.md, component
+/// size). A list read on every call stays a slice (the known input fields) or
+/// is split once (the status leads): splitting costs time.
 macro_rules! lines {
     ($($s:literal),* $(,)?) => {
         concat!($($s, "\n"),*)

@@ -1147,10 +1147,7 @@ fn accepts(schema: &Value, value: &Value, depth: usize) -> bool {
         Value::Object(s) => s,
         _ => return false,
     };
-    if schema
-        .keys()
-        .any(|k| !UNDERSTOOD.split_terminator('\n').any(|u| u == k))
-    {
+    if schema.keys().any(|k| !crate::text::has_line(UNDERSTOOD, k)) {
         return false;
     }
     if let Some(t) = schema.get("type") {

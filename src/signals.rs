@@ -151,24 +151,26 @@ fn names_row(key: &str) -> Option<usize> {
     NAMES.row(key)
 }
 
-/// How much a JSON-RPC code says: −32603 ("Internal error") and −32000 are the catch-alls
+/// How much a JSON-RPC code says: −32603 ("Internal error") is the catch-all
 /// the MCP SDKs send for any failure of a handler (mcp-go's handler errors,
 /// servers that throw), so it is no stronger than an unrecognized code: the
 /// message's words decide, and INTERNAL is the fallback. −32602 says what
 /// went wrong unless its words name a refusal ([`RPC_PARAMS`]); every other
-/// code says what went wrong.
+/// code says what went wrong. (−32000 says nothing at all: [`from_jsonrpc`].)
 fn rpc_strength(code: i64, strength: Strength) -> Strength {
-    // −32000 is the first of JSON-RPC's "implementation-defined server
-    // errors": servers send it for anything (FastMCP's tool timeout, the
-    // TypeScript SDK's closed connection). −32600 ("Invalid Request") is
-    // about the JSON-RPC envelope, yet servers answer refusals with it
-    // (the C# SDK's authorization filter, missing API keys). −32001 and
+    // −32600 ("Invalid Request") is about the JSON-RPC envelope, yet
+    // servers answer refusals with it (the C# SDK's authorization filter,
+    // missing API keys). −32001 and
     // −32002 are the MCP SDKs' request timeout and resources/read's "not
     // found", yet in a tool's answer they are the server's own choice in
     // that range: a status its text states, or its words, say more.
     match code {
-        -32603 | -32000 | -32001 | -32002 | -32600 => WEAK,
-        -32602 if strength == RPC_CODE => RPC_PARAMS,
+        -32603 | -32001 | -32002 | -32600 => WEAK,
+        // In a result's text, −32602 is the SDKs' wrapping of an error a tool
+        // threw as "invalid params" (servers throw it for anything: a failed
+        // upstream call, a disabled tool): a catch-all there.
+        -32602 if strength == MESSAGE_CODE => WEAK,
+        -32602 => RPC_PARAMS,
         _ => strength,
     }
 }
@@ -1063,15 +1065,8 @@ fn read_message(
             .next()
             .and_then(|n| n.trim_fast().parse::<i64>().ok())
         {
-            // In a result's text, −32602 is the SDKs' wrapping of an error
-            // a tool threw as "invalid params" (servers throw it for anything:
-            // a failed upstream call, a disabled tool): a catch-all there.
-            let strength = if n == -32602 {
-                WEAK
-            } else {
-                rpc_strength(n, MESSAGE_CODE)
-            };
             if let Some(c) = from_jsonrpc(n) {
+                let strength = rpc_strength(n, MESSAGE_CODE);
                 g.push(c, strength, depth, ev(format_args!("message jsonrpc {n}")));
             }
         }

@@ -15,6 +15,12 @@
 //! the stable build, 2026-11-27): refused while the component was at its
 //! budget, taken once the nightly build made room (BENCHMARKS.md).
 
+/// Whether `key` is a whole line of `list`, a list kept as one text
+/// ([`lines!`](crate)).
+pub(crate) fn has_line(list: &str, key: &str) -> bool {
+    list.split_terminator('\n').any(|l| l == key)
+}
+
 /// The byte offset of the first `needle` in `hay`, as `str::find` gives it.
 pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
     find_bytes(hay.as_bytes(), needle.as_bytes())

@@ -126,7 +126,7 @@ const PASSWORD_WORDS: &str = lines![
 /// hunter2`, `secret "db-password"`): the password words, `secret` and
 /// `token`. The value must then look like a secret.
 fn stands_in_free_text(word: &str) -> bool {
-    PASSWORD_WORDS.split_terminator('\n').any(|p| p == word) || word == "secret" || word == "token"
+    crate::text::has_line(PASSWORD_WORDS, word) || word == "secret" || word == "token"
 }
 
 /// Values that say no secret is there.
@@ -225,12 +225,10 @@ pub(crate) fn is_credential_name(name: &str) -> bool {
         return false;
     };
     let before = words.len().checked_sub(2).map(|i| words[i].as_str());
-    if last == "token"
-        && before.is_some_and(|b| NOT_SECRET_BEFORE.split_terminator('\n').any(|n| n == b))
-    {
+    if last == "token" && before.is_some_and(|b| crate::text::has_line(NOT_SECRET_BEFORE, b)) {
         return false;
     }
-    if LAST_WORDS.split_terminator('\n').any(|w| w == last) {
+    if crate::text::has_line(LAST_WORDS, last) {
         return true;
     }
     // One word that ends in a long credential word: `PGPASSWORD`, `bearertoken`.
@@ -610,7 +608,7 @@ fn value_after(text: &str, start: usize, end: usize, name: &str) -> Option<(usiz
     // or `token` it may name one (`secret "db-password"`).
     let password_word = name_words(name)
         .last()
-        .is_some_and(|w| PASSWORD_WORDS.split_terminator('\n').any(|p| p == w));
+        .is_some_and(|w| crate::text::has_line(PASSWORD_WORDS, w));
     if separator == 0
         && !flag
         && !bare_key
