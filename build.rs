@@ -36,8 +36,6 @@ fn codes() -> Vec<String> {
 struct Out {
     statics: String,
     n: usize,
-    /// Each location's static, by its path.
-    locs: BTreeMap<String, String>,
 }
 
 impl Out {
@@ -53,28 +51,9 @@ impl Out {
         name
     }
 
-    fn loc(&mut self, l: &form::Loc) -> String {
-        let segs: Vec<String> =
-            l.0.iter()
-                .map(|s| match s {
-                    form::Seg::Key(k) => format!("Seg::Key(Cow::Borrowed({k:?}))"),
-                    form::Seg::Each(k) => format!("Seg::Each(Cow::Borrowed({k:?}))"),
-                })
-                .collect();
-        let key = segs.join(",");
-        if let Some(l) = self.locs.get(&key) {
-            return l.clone();
-        }
-        let s = self.stat("Seg", &segs);
-        let l = format!("Loc(Cow::Borrowed(&{s}))");
-        self.locs.insert(key, l.clone());
-        l
-    }
-
-    fn strs(&mut self, l: &[form::S]) -> String {
-        let items: Vec<String> = l.iter().map(|s| format!("Cow::Borrowed({s:?})")).collect();
-        let s = self.stat("S", &items);
-        format!("Cow::Borrowed(&{s})")
+    /// A location: its path, as it is written.
+    fn loc(&self, l: &form::Loc) -> String {
+        format!("Loc(Cow::Borrowed({:?}))", l.0)
     }
 
     /// A parsed table as a static expression.
@@ -116,8 +95,8 @@ impl Out {
                 form::Cond::At(l, test) => {
                     let l = self.loc(l);
                     let t = match test {
-                        form::Test::In(v) => format!("Test::In({})", self.strs(v)),
-                        form::Test::NameIn(v) => format!("Test::NameIn({})", self.strs(v)),
+                        form::Test::In(v) => format!("Test::In(Cow::Borrowed({v:?}))"),
+                        form::Test::NameIn(v) => format!("Test::NameIn(Cow::Borrowed({v:?}))"),
                         form::Test::Contains(p) => format!("Test::Contains(Cow::Borrowed({p:?}))"),
                         form::Test::Prefix(p) => format!("Test::Prefix(Cow::Borrowed({p:?}))"),
                         form::Test::Exists(b) => format!("Test::Exists({b})"),
@@ -759,7 +738,6 @@ fn main() {
     let mut out = Out {
         statics: String::new(),
         n: 0,
-        locs: BTreeMap::new(),
     };
     let mut tables = Vec::new();
     // Table indexes by anchor, with the screening flags (see `each_match`).
@@ -794,9 +772,7 @@ fn main() {
             let members: Vec<&str> = t
                 .at
                 .iter()
-                .filter(
-                    |l| matches!(&l.0[..], [form::Seg::Key(k)] if k != "body" && k != "headers"),
-                )
+                .filter(|l| l.is_member())
                 .map(|l| l.first())
                 .collect();
             // Sets a key's bits under a member and take.
@@ -810,7 +786,7 @@ fn main() {
             let listed = match t.when.first() {
                 Some(form::Cond::At(l, form::Test::In(list) | form::Test::NameIn(list)))
                     if t.at.is_empty()
-                        && matches!(&l.0[..], [form::Seg::Key(k)] if k != "body" && k != "headers") =>
+                        && l.is_member() =>
                 {
                     let take = match &t.when[0] {
                         form::Cond::At(_, form::Test::NameIn(_)) => form::Take::Name,
@@ -821,7 +797,7 @@ fn main() {
                 _ => None,
             };
             let (flag, screen) = if let Some((m, take, list)) = listed {
-                for k in list.iter() {
+                for k in list.split('\n') {
                     set(m, take, k.as_bytes());
                 }
                 (KEYED, take)

@@ -32,54 +32,73 @@ use serde_json::Value;
 pub type S = Cow<'static, str>;
 
 /// One step of a location.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Seg {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seg<'p> {
     /// An object member.
-    Key(S),
+    Key(&'p str),
     /// Each element of the array in this member (the first 16).
-    Each(S),
+    Each(&'p str),
 }
 
-/// A location in a node of the raw error. The first segment is read from
-/// the node, except `body` (the node's upstream body, JSON inside a string
-/// parsed) and `headers` (`headers.NAME`, the node's and its response's,
-/// any case).
+/// A location in a node of the raw error: a checked path (`check_path`),
+/// `body.errors[].code`, kept as its text and read a segment at a time. The
+/// first segment is read from the node, except `body` (the node's upstream
+/// body, JSON inside a string parsed) and `headers` (`headers.NAME`, the
+/// node's and its response's, any case).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Loc(pub Cow<'static, [Seg]>);
+pub struct Loc(pub S);
 
 impl Loc {
-    /// A checked path (`check_path`) as segments.
+    /// A checked path (`check_path`).
     pub fn parse(path: &str) -> Loc {
-        Loc(path
-            .split('.')
-            .map(|s| match s.strip_suffix("[]") {
-                Some(k) => Seg::Each(Cow::Owned(k.to_string())),
-                None => Seg::Key(Cow::Owned(s.to_string())),
-            })
-            .collect::<Vec<_>>()
-            .into())
+        Loc(Cow::Owned(path.to_string()))
+    }
+
+    /// The path's first segment and the path after it.
+    pub fn head(path: &str) -> Option<(Seg<'_>, &str)> {
+        if path.is_empty() {
+            return None;
+        }
+        let (seg, rest) = match path.bytes().position(|b| b == b'.') {
+            Some(i) => (&path[..i], &path[i + 1..]),
+            None => (path, ""),
+        };
+        Some((
+            match seg.strip_suffix("[]") {
+                Some(k) => Seg::Each(k),
+                None => Seg::Key(seg),
+            },
+            rest,
+        ))
     }
 
     /// The member the location starts at.
     pub fn first(&self) -> &str {
-        match self.0.first() {
-            Some(Seg::Key(k) | Seg::Each(k)) => k,
+        match Loc::head(&self.0) {
+            Some((Seg::Key(k) | Seg::Each(k), _)) => k,
             None => "",
         }
     }
 
     /// The location is exactly this one member.
-    fn is(&self, key: &str) -> bool {
-        matches!(&self.0[..], [Seg::Key(k)] if k == key)
+    pub fn is(&self, key: &str) -> bool {
+        self.0 == key
+    }
+
+    /// The location is one member, read from the node itself (not `body`,
+    /// not `headers`).
+    pub fn is_member(&self) -> bool {
+        !self.0.contains('.') && !self.0.ends_with("[]") && !matches!(&*self.0, "body" | "headers")
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Test {
-    /// Equals one of these (strings; numbers and booleans as their JSON text).
-    In(Cow<'static, [S]>),
-    /// A class name, whole or its last segment, is one of these.
-    NameIn(Cow<'static, [S]>),
+    /// Equals one of these lines (strings; numbers and booleans as their
+    /// JSON text).
+    In(S),
+    /// A class name, whole or its last segment, is one of these lines.
+    NameIn(S),
     /// Text containing this phrase (lowercase), any case, at a word start.
     Contains(S),
     /// Text starting with this, any case.
@@ -348,8 +367,11 @@ fn default_tier(take: Take, at: &[Loc], when: &[Cond]) -> &'static str {
     match take {
         Take::Prefix2 => "code_class",
         Take::Phrase => "message",
-        _ if matches!(l.0.first(), Some(Seg::Key(k)) if k == "body")
-            || (matches!(l.0.first(), Some(Seg::Key(k)) if k == "headers") && l.0.len() > 1) =>
+        _ if match Loc::head(&l.0) {
+            Some((Seg::Key("body"), _)) => true,
+            Some((Seg::Key("headers"), rest)) => !rest.is_empty(),
+            _ => false,
+        } =>
         {
             "body"
         }
@@ -444,9 +466,12 @@ fn one_or_list<T>(v: &Value, f: impl Fn(&Value) -> Option<T>) -> Option<Vec<T>> 
     (!out.is_empty()).then_some(out)
 }
 
-fn texts(id: &str, key: &str, v: &Value) -> Result<Cow<'static, [S]>, String> {
-    match one_or_list(v, |v| text(v).map(Cow::Owned)) {
-        Some(l) => Ok(l.into()),
+/// One value or a non-empty list of them, as one text of lines (what
+/// [`Test::In`] and [`Test::NameIn`] read).
+fn texts(id: &str, key: &str, v: &Value) -> Result<S, String> {
+    match one_or_list(v, text) {
+        Some(l) if l.iter().all(|t| !t.contains('\n')) => Ok(Cow::Owned(l.join("\n"))),
+        Some(_) => Err(err_with(id, "`", key, false, "` values must not contain a line break")),
         None => Err(err_with(
             id,
             "`",

@@ -19,7 +19,7 @@ use crate::taxonomy::Code;
 use crate::text::TrimFast;
 
 pub(crate) use form::Take;
-pub(crate) use form::{Cond, Delay, Loc, Row, Seg, Table, Test, View, S};
+pub(crate) use form::{Cond, Delay, Loc, Row, Seg, Table, Test, View};
 
 /// A row's canonical code (the parser gives its index in the taxonomy).
 fn code_of(row: &Row) -> Code {
@@ -99,21 +99,20 @@ impl Hit<'_> {
 impl Ctx<'_, '_> {
     /// Visit the values at `loc`; stop (and answer true) when `f` does.
     fn visit(&self, l: &Loc, f: &mut dyn FnMut(&Value<'_>) -> bool) -> bool {
-        let segs = &l.0[..];
-        let Some((first, rest)) = segs.split_first() else {
+        let Some((first, rest)) = Loc::head(&l.0) else {
             return false;
         };
         match first {
-            Seg::Key(k) if k == "body" => match self.body {
+            Seg::Key("body") => match self.body {
                 Some(b) => walk(b, rest, f),
                 None => false,
             },
-            Seg::Each(k) if k == "body" => match self.body {
+            Seg::Each("body") => match self.body {
                 Some(Value::Array(a)) => a.iter().take(16).any(|v| walk(v, rest, f)),
                 _ => false,
             },
-            Seg::Key(k) if k == "headers" => {
-                let Some(Seg::Key(name)) = rest.first() else {
+            Seg::Key("headers") => {
+                let Some((Seg::Key(name), "")) = Loc::head(rest) else {
                     return false;
                 };
                 self.headers
@@ -146,8 +145,9 @@ impl Ctx<'_, '_> {
     }
 }
 
-fn walk(v: &Value<'_>, segs: &[Seg], f: &mut dyn FnMut(&Value<'_>) -> bool) -> bool {
-    match segs.split_first() {
+/// Visit the values at `path` (the rest of a location) under `v`.
+fn walk(v: &Value<'_>, path: &str, f: &mut dyn FnMut(&Value<'_>) -> bool) -> bool {
+    match Loc::head(path) {
         None => f(v),
         Some((Seg::Key(k), rest)) => match v.get(k) {
             Some(x) => walk(x, rest, f),
@@ -188,10 +188,10 @@ fn test(t: &Test, v: &Value<'_>) -> bool {
         return false;
     };
     match t {
-        Test::In(list) => list.iter().any(|k| crate::text::same(k, &s)),
+        Test::In(list) => list.split('\n').any(|k| crate::text::same(k, &s)),
         Test::NameIn(list) => {
             let last = last_segment(&s);
-            list.iter()
+            list.split('\n')
                 .any(|k| crate::text::same(k, &s) || crate::text::same(k, last))
         }
         Test::Contains(p) => phrase_at(&s, p).is_some(),
@@ -845,7 +845,7 @@ mod tests {
                             table.when.first()
                         {
                             if table.at.is_empty() {
-                                keys.extend(list.iter().map(|k| k.to_string()));
+                                keys.extend(list.split('\n').map(|k| k.to_string()));
                             }
                         }
                         assert!(!keys.is_empty(), "{} at {}", table.tag, a.member);
