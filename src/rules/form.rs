@@ -81,7 +81,7 @@ impl Loc {
     }
 
     /// The location is exactly this one member.
-    pub fn is(&self, key: &str) -> bool {
+    fn is(&self, key: &str) -> bool {
         self.0 == key
     }
 
