@@ -644,14 +644,20 @@ fn read_headers(
     // Rate-limit reset headers say when the window resets; on a refusal
     // that is the delay. Seconds from now, or epoch seconds (GitHub).
     let none_left = header(headers, "x-ratelimit-remaining")
+        .or_else(|| header(headers, "x-rate-limit-remaining"))
         .or_else(|| header(headers, "ratelimit-remaining"))
         .is_some_and(|v| v.trim_fast() == "0");
     let limited = status == Some(429) || none_left;
     if limited {
+        // The hyphenated `x-rate-limit-*` forms: X (Twitter) API v2's
+        // `x-rate-limit-reset` (epoch seconds), urlscan.io's
+        // `x-rate-limit-reset-after` (seconds).
         for name in [
             "x-ratelimit-reset-after",
+            "x-rate-limit-reset-after",
             "ratelimit-reset",
             "x-ratelimit-reset",
+            "x-rate-limit-reset",
             "x-ratelimit-reset-requests",
         ] {
             let Some(v) = header(headers, name) else {
@@ -2041,8 +2047,11 @@ static DELAY_LEADS: &str = lines![
     "wait for ",
     "please wait ",
     "reset in ",
-    // "Retry-After: 30" quoted in a message
+    // "Retry-After: 30" quoted in a message, or a header map printed in one
+    // (Descope's `{'Retry-After': 10}`)
     "retry-after: ",
+    "retry-after': ",
+    "retry-after\": ",
     // "Please wait at least 30 seconds", "wait 2 minutes"
     "wait at least ",
     "wait ",
@@ -2073,6 +2082,19 @@ pub(crate) fn delay_in_text(m: &str, now_ms: Option<i64>) -> Option<u64> {
             }
             if let Some(ms) = now_ms.and_then(|now| time_in_text(&m[after..], now)) {
                 return Some(ms);
+            }
+            // The header's own form: bare seconds (RFC 9110 §10.2.3).
+            let rest = &m.as_bytes()[after..];
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            if lead.starts_with("retry-after")
+                && digits > 0
+                && !rest
+                    .get(digits)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.')
+            {
+                if let Some(ms) = crate::rules::scaled(&m[after..after + digits], 1000) {
+                    return Some(ms);
+                }
             }
             from = after;
         }
@@ -2281,11 +2303,17 @@ mod tests {
                 300_000,
             ),
             ("Please wait 30 seconds for the quota to reset", 30_000),
+            ("quota exceeded. Retry-After: 30", 30_000),
+            ("{'rate_limit_parameters': {'Retry-After': 10}}", 10_000),
+            (r#"{"Retry-After": 7, "limit": 5}"#, 7_000),
         ] {
             assert_eq!(delay_in_text(text, None), Some(ms), "{text}");
         }
         assert_eq!(delay_in_text("try again later", None), None);
         assert_eq!(delay_in_text("retry in a few minutes", None), None);
+        // Bare seconds only after the header's name, and only a whole number.
+        assert_eq!(delay_in_text("Retry-After: 30x", None), None);
+        assert_eq!(delay_in_text("retry after 30", None), None);
     }
 
     #[test]
