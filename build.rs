@@ -769,12 +769,11 @@ fn main() {
             // filter under each member; one that also reads `body` or
             // `headers` is screened so only when the node has neither; a
             // phrase table at one member joins that member's phrase index.
-            let members: Vec<&str> = t
-                .at
-                .iter()
-                .filter(|l| l.is_member())
-                .map(|l| l.first())
-                .collect();
+            let members: Vec<&str> =
+                t.at.iter()
+                    .filter(|l| l.is_member())
+                    .map(|l| l.first())
+                    .collect();
             // Sets a key's bits under a member and take.
             let mut set = |m: &str, take: form::Take, k: &[u8]| {
                 for bit in form::filter_bits(form::key_hash(k), form::filter_seed(m, take)) {
@@ -785,8 +784,7 @@ fn main() {
             // value must be in is screened by that list.
             let listed = match t.when.first() {
                 Some(form::Cond::At(l, form::Test::In(list) | form::Test::NameIn(list)))
-                    if t.at.is_empty()
-                        && l.is_member() =>
+                    if t.at.is_empty() && l.is_member() =>
                 {
                     let take = match &t.when[0] {
                         form::Cond::At(_, form::Test::NameIn(_)) => form::Take::Name,

@@ -649,15 +649,14 @@ fn read_headers(
         .is_some_and(|v| v.trim_fast() == "0");
     let limited = status == Some(429) || none_left;
     if limited {
-        // The hyphenated `x-rate-limit-*` forms: X (Twitter) API v2's
-        // `x-rate-limit-reset` (epoch seconds), urlscan.io's
-        // `x-rate-limit-reset-after` (seconds).
+        // urlscan.io's hyphenated `x-rate-limit-reset-after` (seconds).
+        // Not `x-rate-limit-reset`: X's API sends epoch seconds in it,
+        // Prisjakt milliseconds (eval: prisjakt-429-reset-in-ms).
         for name in [
             "x-ratelimit-reset-after",
             "x-rate-limit-reset-after",
             "ratelimit-reset",
             "x-ratelimit-reset",
-            "x-rate-limit-reset",
             "x-ratelimit-reset-requests",
         ] {
             let Some(v) = header(headers, name) else {

@@ -471,7 +471,13 @@ fn one_or_list<T>(v: &Value, f: impl Fn(&Value) -> Option<T>) -> Option<Vec<T>> 
 fn texts(id: &str, key: &str, v: &Value) -> Result<S, String> {
     match one_or_list(v, text) {
         Some(l) if l.iter().all(|t| !t.contains('\n')) => Ok(Cow::Owned(l.join("\n"))),
-        Some(_) => Err(err_with(id, "`", key, false, "` values must not contain a line break")),
+        Some(_) => Err(err_with(
+            id,
+            "`",
+            key,
+            false,
+            "` values must not contain a line break",
+        )),
         None => Err(err_with(
             id,
             "`",
