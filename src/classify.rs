@@ -247,7 +247,9 @@ pub(crate) fn classify_unsanitized(
     }
     // A conflict, a state that does not allow the call yet, or something
     // not found yet, that invites the caller to call again ("Please try
-    // again.", "retry later"), is retryable; an explicit verdict stands.
+    // again.", "retry later") or says when ("You must wait one minute before
+    // trying to edit a submission a second time"), is retryable; an explicit
+    // verdict stands.
     if !retryable
         && g.retry_verdict.is_none()
         && matches!(
@@ -255,11 +257,15 @@ pub(crate) fn classify_unsanitized(
             Code::Conflict | Code::FailedPrecondition | Code::NotFound
         )
     {
-        let words = words.get_or_insert_with(|| crate::lexicon::words(root));
-        if let Some(p) = crate::lexicon::retry_invitation(words) {
+        if g.retry_after.is_some() {
             retryable = true;
-            if !quiet {
-                evidence.push(["words invite a retry: ", p].concat());
+        } else {
+            let words = words.get_or_insert_with(|| crate::lexicon::words(root));
+            if let Some(p) = crate::lexicon::retry_invitation(words) {
+                retryable = true;
+                if !quiet {
+                    evidence.push(["words invite a retry: ", p].concat());
+                }
             }
         }
     }

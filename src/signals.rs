@@ -513,7 +513,9 @@ pub(crate) fn read_node(
             g.retry_after(ms, format!("hint retry_after_ms {ms}"));
         }
     }
-    // Last, a delay field no rule names, by its name, at any depth of the body.
+    // Last, a delay field no rule names, by its name, at any depth of the
+    // body, else among the error's own members (SmallRye Fault Tolerance's
+    // `RateLimitException.retryAfterMillis`).
     if g.retry_after.is_none() {
         if let Some(b) = body.as_deref() {
             if let Some((name, ms)) = delay_field(b, 0) {
@@ -521,7 +523,15 @@ pub(crate) fn read_node(
             }
         }
     }
+    if g.retry_after.is_none() {
+        if let Some((name, ms)) = delay_member(node, MAX_DELAY_DEPTH) {
+            g.retry_after(ms, ev(format_args!("{name} {}", fmt_delay(ms))));
+        }
+    }
 }
+
+/// How deep in a body a delay field is looked for.
+const MAX_DELAY_DEPTH: usize = 5;
 
 /// The names of retry-delay fields, compared without case, `_` or `-`: in
 /// seconds, or in milliseconds when the name ends in `ms`.
@@ -548,57 +558,61 @@ const DELAY_FIELDS: &str = lines![
 /// delay in milliseconds. A number, or text holding a number or a duration
 /// (`"30"`, `"1.5s"`, `"2 minutes"`).
 fn delay_field<'v>(v: &'v Value<'_>, depth: usize) -> Option<(&'v str, u64)> {
-    if depth > 5 {
+    if depth > MAX_DELAY_DEPTH {
         return None;
     }
     match v {
-        Value::Object(m) => {
-            for (k, val) in m.iter() {
-                let mut key = [0u8; 32];
-                let mut n = 0;
-                for b in k.bytes().filter(|b| !matches!(b, b'_' | b'-')) {
-                    if n == key.len() {
-                        n = 0;
-                        break;
-                    }
-                    key[n] = b.to_ascii_lowercase();
-                    n += 1;
-                }
-                let key = &key[..n];
-                if n > 0
-                    && DELAY_FIELDS
-                        .split_terminator('\n')
-                        .any(|f| f.as_bytes() == key)
-                {
-                    let scale = if key.ends_with(b"ms") || key.ends_with(b"millis") {
-                        0
-                    } else {
-                        3
-                    };
-                    let text = match val {
-                        Value::String(s) => Some(s.trim_fast().to_string()),
-                        Value::Number(n) => Some(n.to_string()),
-                        _ => None,
-                    };
-                    let ms = text.and_then(|text| {
-                        parse_decimal(&text, scale).or_else(|| parse_text_duration(&text))
-                    });
-                    if let Some(ms) = ms {
-                        return Some((k, ms));
-                    }
-                }
-                if let Some(found) = delay_field(val, depth + 1) {
-                    return Some(found);
-                }
-            }
-            None
-        }
+        Value::Object(m) => delay_member(m, depth),
         Value::Array(items) => items
             .iter()
             .take(16)
             .find_map(|i| delay_field(i, depth + 1)),
         _ => None,
     }
+}
+
+/// The first delay field among an object's members, or under them while
+/// `depth` allows.
+fn delay_member<'v>(m: &'v Map<'_>, depth: usize) -> Option<(&'v str, u64)> {
+    for (k, val) in m.iter() {
+        let mut key = [0u8; 32];
+        let mut n = 0;
+        for b in k.bytes().filter(|b| !matches!(b, b'_' | b'-')) {
+            if n == key.len() {
+                n = 0;
+                break;
+            }
+            key[n] = b.to_ascii_lowercase();
+            n += 1;
+        }
+        let key = &key[..n];
+        if n > 0
+            && DELAY_FIELDS
+                .split_terminator('\n')
+                .any(|f| f.as_bytes() == key)
+        {
+            let scale = if key.ends_with(b"ms") || key.ends_with(b"millis") {
+                0
+            } else {
+                3
+            };
+            let text = match val {
+                Value::String(s) => Some(s.trim_fast().to_string()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            };
+            let ms = text.and_then(|text| {
+                parse_decimal(&text, scale).or_else(|| parse_text_duration(&text))
+            });
+            if let Some(ms) = ms {
+                return Some((k, ms));
+            }
+        }
+        if let Some(found) = delay_field(val, depth + 1) {
+            return Some(found);
+        }
+    }
+    None
 }
 
 fn read_headers(
@@ -957,8 +971,8 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroup
     ("(tpd)", 8),
     ("credits", 8),
     ("try again", 9),
-    // "retry in", "retry after", "retrying in", "retry again", "retry this
-    // request in": the leads are looked for once this is seen.
+    // "retry in", "retry after", "retry again", "retry this request in": the
+    // leads are looked for once this is seen.
     ("retry", 9),
     ("wait for", 9),
     ("please wait", 9),
@@ -2035,13 +2049,14 @@ fn find_ci(hay: &str, needle: &str) -> Option<usize> {
 
 /// Phrases after which a message states how long to wait: OpenAI "Please
 /// try again in 20s" / "in 1m2.5s" / "in 6ms", Azure "Please retry after 42
-/// seconds", "retry in 30 seconds".
+/// seconds", "retry in 30 seconds". Not "retrying in": a client's log of
+/// its own schedule ("Job not found … retrying in 32.138s"), no wait the
+/// failure asks for.
 static DELAY_LEADS: &str = lines![
     "try again in ",
     "try again after ",
     "retry in ",
     "retry after ",
-    "retrying in ",
     "retry again in ",
     "wait for ",
     "please wait ",
@@ -2313,6 +2328,8 @@ mod tests {
         // Bare seconds only after the header's name, and only a whole number.
         assert_eq!(delay_in_text("Retry-After: 30x", None), None);
         assert_eq!(delay_in_text("retry after 30", None), None);
+        // A client's log of its own schedule.
+        assert_eq!(delay_in_text("Job not found -- retrying in 32.138s", None), None);
     }
 
     #[test]

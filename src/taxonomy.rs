@@ -334,8 +334,10 @@ impl Code {
             413 => Code::PayloadTooLarge,
             425 => Code::Unavailable,
             429 => Code::RateLimited,
-            // 509 "Bandwidth Limit Exceeded" (Apache, cPanel): a spent allowance.
-            509 => Code::QuotaExhausted,
+            // 509 "Bandwidth Limit Exceeded" (Apache, cPanel) and 507
+            // "Insufficient Storage" (RFC 4918 §11.5; MinIO's full disk,
+            // Basecamp's project limit): a spent allowance.
+            507 | 509 => Code::QuotaExhausted,
             451 => Code::PermissionDenied,
             499 => Code::Cancelled,
             405 | 501 | 505 => Code::Unimplemented,
