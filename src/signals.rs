@@ -575,27 +575,7 @@ fn delay_field<'v>(v: &'v Value<'_>, depth: usize) -> Option<(&'v str, u64)> {
 /// `depth` allows.
 fn delay_member<'v>(m: &'v Map<'_>, depth: usize) -> Option<(&'v str, u64)> {
     for (k, val) in m.iter() {
-        let mut key = [0u8; 32];
-        let mut n = 0;
-        for b in k.bytes().filter(|b| !matches!(b, b'_' | b'-')) {
-            if n == key.len() {
-                n = 0;
-                break;
-            }
-            key[n] = b.to_ascii_lowercase();
-            n += 1;
-        }
-        let key = &key[..n];
-        if n > 0
-            && DELAY_FIELDS
-                .split_terminator('\n')
-                .any(|f| f.as_bytes() == key)
-        {
-            let scale = if key.ends_with(b"ms") || key.ends_with(b"millis") {
-                0
-            } else {
-                3
-            };
+        if let Some(scale) = delay_scale(k) {
             let text = match val {
                 Value::String(s) => Some(s.trim_fast().to_string()),
                 Value::Number(n) => Some(n.to_string()),
@@ -613,6 +593,32 @@ fn delay_member<'v>(m: &'v Map<'_>, depth: usize) -> Option<(&'v str, u64)> {
         }
     }
     None
+}
+
+/// Whether a member's name is one of [`DELAY_FIELDS`], and its scale: 0
+/// for milliseconds, 3 for seconds.
+fn delay_scale(name: &str) -> Option<u32> {
+    // Every name of the list has seven letters or more and starts with r,
+    // w, c or b: most members (`message`, `name`, `code`, `errno`) are passed
+    // over at once, as an error's own members are looked at for every error.
+    let first = name.as_bytes().first()?.to_ascii_lowercase();
+    if name.len() < 7 || !matches!(first, b'r' | b'w' | b'c' | b'b') {
+        return None;
+    }
+    let mut key = [0u8; 32];
+    let mut n = 0;
+    for b in name.bytes().filter(|b| !matches!(b, b'_' | b'-')) {
+        *key.get_mut(n)? = b.to_ascii_lowercase();
+        n += 1;
+    }
+    let key = std::str::from_utf8(&key[..n]).ok()?;
+    crate::text::has_line(DELAY_FIELDS, key).then_some(
+        if key.ends_with("ms") || key.ends_with("millis") {
+            0
+        } else {
+            3
+        },
+    )
 }
 
 fn read_headers(
@@ -2329,7 +2335,10 @@ mod tests {
         assert_eq!(delay_in_text("Retry-After: 30x", None), None);
         assert_eq!(delay_in_text("retry after 30", None), None);
         // A client's log of its own schedule.
-        assert_eq!(delay_in_text("Job not found -- retrying in 32.138s", None), None);
+        assert_eq!(
+            delay_in_text("Job not found -- retrying in 32.138s", None),
+            None
+        );
     }
 
     #[test]
