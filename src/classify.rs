@@ -199,7 +199,7 @@ pub(crate) fn classify_unsanitized(
             .collect();
         // Strongest, then outermost, then first seen (`order` tells any two apart).
         let rank = |c: &Candidate| (std::cmp::Reverse(c.strength), c.depth, c.order);
-        crate::input::merge_sort(&mut agreeing, &|a, b| rank(&all[a]) <= rank(&all[b]));
+        crate::sort::merge_sort(&mut agreeing, &|a, b| rank(&all[a]) <= rank(&all[b]));
         for c in agreeing.into_iter().map(|i| &all[i]) {
             if !evidence.contains(&c.evidence) && evidence.len() < 6 {
                 evidence.push(c.evidence.clone());

@@ -123,7 +123,7 @@ impl Gathered {
 pub(crate) fn parse_retry_after(v: &str, now_ms: Option<i64>) -> Result<u64, RetryAfter> {
     let v = v.trim_fast();
     if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-        return crate::signals::parse_decimal(v, 3)
+        return crate::text::parse_decimal(v, 3)
             .map(|ms| ms.min(u64::MAX / 2))
             .ok_or(RetryAfter::Unreadable);
     }

@@ -745,7 +745,7 @@ fn without_repeats<'a>(
     mut members: Vec<(Cow<'a, str>, Value<'a>)>,
 ) -> Vec<(Cow<'a, str>, Value<'a>)> {
     let mut order: Vec<usize> = (0..members.len()).collect();
-    merge_sort(&mut order, &|a, b| members[a].0 <= members[b].0);
+    crate::sort::merge_sort(&mut order, &|a, b| members[a].0 <= members[b].0);
     let mut keep = vec![true; members.len()];
     let mut group = 0;
     for j in 1..=order.len() {
@@ -764,42 +764,6 @@ fn without_repeats<'a>(
     let mut keep = keep.into_iter();
     members.retain(|_| keep.next().unwrap_or(false));
     members
-}
-
-/// A stable sort of indices, `le(a, b)` meaning `a` may come first (no
-/// standard sort here: each of those adds kilobytes to the component).
-pub(crate) fn merge_sort(v: &mut [usize], le: &dyn Fn(usize, usize) -> bool) {
-    let mut buf = vec![0; v.len()];
-    let mut width = 1;
-    while width < v.len() {
-        for start in (0..v.len()).step_by(2 * width) {
-            let mid = (start + width).min(v.len());
-            let end = (start + 2 * width).min(v.len());
-            let (mut a, mut b) = (start, mid);
-            for slot in &mut buf[start..end] {
-                if b >= end || (a < mid && le(v[a], v[b])) {
-                    *slot = v[a];
-                    a += 1;
-                } else {
-                    *slot = v[b];
-                    b += 1;
-                }
-            }
-        }
-        v.copy_from_slice(&buf);
-        width *= 2;
-    }
-}
-
-/// Sort `v` by `key` (stable), through [`merge_sort`]: one sorting routine in the component for
-/// every list the core sorts, instead of a quicksort per element type.
-pub(crate) fn sort_by_key<T: Copy, K: Ord>(v: &mut Vec<T>, key: impl Fn(&T) -> K) {
-    if v.len() < 2 {
-        return;
-    }
-    let mut order: Vec<usize> = (0..v.len()).collect();
-    merge_sort(&mut order, &|a, b| key(&v[a]) <= key(&v[b]));
-    *v = order.into_iter().map(|i| v[i]).collect();
 }
 
 /// For the property tests: the parse the classifier uses, as a `serde_json` result, to compare

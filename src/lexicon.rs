@@ -564,7 +564,7 @@ fn read_text(words: &str, ids_end: usize, status: Option<u16>) -> Option<Verdict
     // A phrase inside a longer phrase found at the same place does not count:
     // by start, longest first, a hit is inside an earlier one when that one
     // ends after it, or ends with it but starts before it.
-    crate::input::sort_by_key(&mut hits, |&(s, e, row)| (s, std::cmp::Reverse(e), row));
+    crate::sort::sort_by_key(&mut hits, |&(s, e, row)| (s, std::cmp::Reverse(e), row));
     let mut reach: Option<(usize, usize)> = None; // (end, start) of the farthest-reaching hit so far
     hits.retain(|&(s, e, _)| {
         let inside = reach.is_some_and(|(re, rs)| re > e || (re == e && rs < s));

@@ -52,6 +52,7 @@ pub mod render;
 pub mod rmcp;
 pub mod rules;
 mod signals;
+mod sort;
 pub mod taxonomy;
 mod text;
 pub mod time;

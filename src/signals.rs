@@ -5,7 +5,7 @@
 //! an exception class name, which beats a bare HTTP status, which beats a guess
 //! from the message text.
 
-use crate::text::{find_key, TrimFast};
+use crate::text::{find_key, parse_decimal, TrimFast};
 use std::borrow::Cow;
 
 use crate::input::{Map, Value};
@@ -723,28 +723,6 @@ fn read_headers(
             ev(format_args!("x-ratelimit-remaining 0")),
         );
     }
-}
-
-/// A non-negative decimal (`26`, `1.5`, `.25`, `3.`) times `10^scale`, the
-/// digits past the scale dropped; saturates instead of overflowing. No sign,
-/// exponent, `inf` or `NaN`: delays are written plainly. Exact where a float
-/// would round, and it keeps the float parser out of the component.
-pub(crate) fn parse_decimal(s: &str, scale: u32) -> Option<u64> {
-    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
-    if int.len() + frac.len() == 0 || !digits(int) || !digits(frac) {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for b in int.bytes() {
-        n = n.saturating_mul(10).saturating_add(u64::from(b - b'0'));
-    }
-    let mut frac = frac.bytes();
-    for _ in 0..scale {
-        let d = frac.next().map_or(0, |b| u64::from(b - b'0'));
-        n = n.saturating_mul(10).saturating_add(d);
-    }
-    Some(n)
 }
 
 /// A delay for evidence: whole seconds as `26s`, otherwise milliseconds.

@@ -433,7 +433,7 @@ impl Literals {
                 ))
             })
             .collect();
-        crate::input::sort_by_key(&mut heads, |&h| h);
+        crate::sort::sort_by_key(&mut heads, |&h| h);
         let mut by_first = vec![(0u16, 0u16); 256];
         for (i, (h, _)) in heads.iter().enumerate() {
             let r = &mut by_first[usize::from(h[0])];
@@ -481,6 +481,28 @@ impl Literals {
         }
         out
     }
+}
+
+/// A non-negative decimal (`26`, `1.5`, `.25`, `3.`) times `10^scale`, the
+/// digits past the scale dropped; saturates instead of overflowing. No sign,
+/// exponent, `inf` or `NaN`: delays are written plainly. Exact where a float
+/// would round, and it keeps the float parser out of the component.
+pub(crate) fn parse_decimal(s: &str, scale: u32) -> Option<u64> {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if int.len() + frac.len() == 0 || !digits(int) || !digits(frac) {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for b in int.bytes() {
+        n = n.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+    }
+    let mut frac = frac.bytes();
+    for _ in 0..scale {
+        let d = frac.next().map_or(0, |b| u64::from(b - b'0'));
+        n = n.saturating_mul(10).saturating_add(d);
+    }
+    Some(n)
 }
 
 #[cfg(test)]

@@ -195,7 +195,7 @@ pub(crate) fn find(text: &str) -> Vec<(usize, usize, &'static str)> {
         .into_iter()
         .map(|(start, _, row)| (start, std::cmp::Reverse(formats()[row].prefix.len()), row))
         .collect();
-    crate::input::sort_by_key(&mut hits, |&h| h);
+    crate::sort::sort_by_key(&mut hits, |&h| h);
     let mut out = Vec::new();
     let mut cursor = 0;
     for (start, _, row) in hits {

@@ -374,7 +374,7 @@ pub(crate) fn delay_ms(cx: &Ctx<'_, '_>, d: &Delay) -> Option<u64> {
 /// `26`, `1.5`, `64.57` times `scale_ms`, rounded up to a whole millisecond.
 pub(crate) fn scaled(s: &str, scale_ms: u32) -> Option<u64> {
     // Six decimals are enough for microseconds of a second.
-    let micro = crate::signals::parse_decimal(s.trim_fast(), 6)?;
+    let micro = crate::text::parse_decimal(s.trim_fast(), 6)?;
     let ms_x1000 = micro.saturating_mul(u64::from(scale_ms));
     Some(ms_x1000 / 1_000_000 + u64::from(ms_x1000 % 1_000_000 != 0))
 }
