@@ -524,6 +524,7 @@ pub(crate) fn read_node(
         }
     }
     if g.retry_after.is_none() {
+        // At the deepest depth: the members themselves, nothing under them.
         if let Some((name, ms)) = delay_member(node, MAX_DELAY_DEPTH) {
             g.retry_after(ms, ev(format_args!("{name} {}", fmt_delay(ms))));
         }
@@ -534,7 +535,7 @@ pub(crate) fn read_node(
 const MAX_DELAY_DEPTH: usize = 5;
 
 /// The names of retry-delay fields, compared without case, `_` or `-`: in
-/// seconds, or in milliseconds when the name ends in `ms`.
+/// seconds, or in milliseconds when the name ends in `ms` or `millis`.
 const DELAY_FIELDS: &str = lines![
     "retryafter",
     "retryafterseconds",
