@@ -980,13 +980,15 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroup
     ("http ", 10),
     // "status code ", "status: ", "statusCode: ".
     ("status", 10),
-    ("error", 10),
+    // "error", and Portuguese "erro ".
+    ("erro", 10),
     ("returned ", 10),
+    ("returns ", 10),
     (", got ", 10),
     ("failed", 10),
     ("too many ", 10),
-    ("the code: ", 10),
-    ("with code ", 10),
+    // "code: ", "code = ", "code=", "code ".
+    ("code", 10),
 ]);
 
 /// `m.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))`, by bytes:
@@ -1906,9 +1908,20 @@ static STATUS_LEADS: &str = lines![
     "failed (",
     // urllib3's ResponseError: "too many 500 error responses"
     "too many ",
-    // "The Intercom API request failed with the code: 401", "failed with code 404"
-    "the code: ",
-    "with code ",
+    // A status a library prints as a code: "The Intercom API request failed
+    // with the code: 401", "failed with code 404", Starscream "WSError(…
+    // code: 429)", "error = Incorrect CRC value, code = 400", opam "curl:
+    // code 404 while downloading"
+    "code: ",
+    "code = ",
+    "code=",
+    "code ",
+    // "…/api/history/… returns 429" (one space or more); PHP's print_r of a response, "Array (
+    // [HTTP Status] => 500 …"; Portuguese "ERRO 400 : …"
+    "returns ",
+    "returns  ",
+    "status] => ",
+    "erro ",
 ];
 
 /// The HTTP status an exception's text states (4xx and 5xx only): after one
@@ -2364,7 +2377,7 @@ mod tests {
             // openai-python's APIStatusError, when only its text is kept.
             ("Error code: 503 - {'error': {'message': 'x'}}", Some(503)),
             ("error code: 40408", None),
-            ("code 404:NotFoundation", None),
+            ("item 404:NotFoundation", None),
             ("listening on port 4040 Not Found", None),
             ("took 429 ms", None),
             ("error 1404 Not Found", None),
@@ -2396,6 +2409,23 @@ mod tests {
             // Not statuses: a duration, another protocol's reply code, a count.
             ("timeout error 500ms", None),
             ("550 Failed to open file: error 550", None),
+            (
+                "Starscream.WSError(type: upgradeError, code: 429)",
+                Some(429),
+            ),
+            (
+                "error = Incorrect CRC value, code = 400, extra = undefined",
+                Some(400),
+            ),
+            ("curl: code 404 while downloading https://x", Some(404)),
+            ("openapi error: code=429002", None),
+            ("https://x/api/history/1  returns  429", Some(429)),
+            (
+                "Array ( [HTTP Status] => 500 [Requested URI] => x )",
+                Some(500),
+            ),
+            ("ERRO 400 : CobOperacaoInvalida", Some(400)),
+            ("exit code 1", None),
         ] {
             assert_eq!(status_in_text(text), status, "{text}");
         }
