@@ -424,6 +424,15 @@ fn read_words(
     // its own evidence.
     let window = g.quota_window.is_some() || g.window_structured.is_some();
     let takes = match &winner {
+        // Words of the code a generic signal read say whether it passes (a
+        // 409 whose words name a deadlock): their retry verdict stands, with
+        // them as evidence, unless the signal is a rule with a verdict of
+        // its own.
+        Some(w) if code == current => {
+            w.retry.is_none()
+                && v.code == code
+                && v.retry.is_some_and(|r| r != code.info().retryable)
+        }
         _ if code == current => false,
         _ if current == Code::RateLimited && window => false,
         None => true,
