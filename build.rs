@@ -107,7 +107,7 @@ impl Out {
             .collect();
         let when = self.stat("Cond", &when);
         format!(
-            "View {{ tag: {:?}, providers: {:?}, at: &{at}, take: Take::{:?}, when: &{when}, strength: {}, keys: {:?}, rows: &{rows}, delays: &{delays} }}",
+            "View {{ tag: {:?}, {}at: &{at}, take: Take::{:?}, when: &{when}, strength: {}, keys: {:?}, rows: &{rows}, delays: &{delays} }}",
             t.tag,
             shipped_providers(&t.providers),
             t.take,
@@ -117,14 +117,15 @@ impl Out {
     }
 }
 
-/// A rule's providers as the library carries them: only the evaluation's
-/// build (the `leave-out` feature) reads them, so every other build carries
-/// none (about 300 bytes gzipped of the component).
-fn shipped_providers(providers: &str) -> &str {
+/// A table's `providers` field, as the generated code writes it: only the
+/// evaluation's build (the `leave-out` feature) reads which providers a
+/// rule knows, so no other build has the field (about 300 bytes gzipped of
+/// the component).
+fn shipped_providers(providers: &str) -> String {
     if std::env::var_os("CARGO_FEATURE_LEAVE_OUT").is_some() {
-        providers
+        format!("providers: {providers:?}, ")
     } else {
-        ""
+        String::new()
     }
 }
 
@@ -413,7 +414,7 @@ fn signal_tables(codes: &[String]) -> String {
         let _ = writeln!(
             out,
             "/// The providers whose knowledge `{table}` is (`{file}`).\n#[allow(dead_code)]\npub(crate) const {table}_PROVIDERS: &str = {:?};",
-            shipped_providers(&providers.join(" "))
+            providers.join(" ")
         );
         let about = v["about"].as_str().unwrap_or("");
         if KEYED_TABLES.contains(&table) {
@@ -480,10 +481,15 @@ fn signal_tables(codes: &[String]) -> String {
             }
             let _ = writeln!(
                 out,
-                "/// {about} (`{file}`)\nstatic {table}: Table<{value}, {slots_n}> = Table {{ keys: {:?}, ends: &[{}], values: &[{}], slots: {slots:?}, providers: {table}_PROVIDERS }};",
+                "/// {about} (`{file}`)\nstatic {table}: Table<{value}, {slots_n}> = Table {{ keys: {:?}, ends: &[{}], values: &[{}], slots: {slots:?}, {} }};",
                 keys.concat(),
                 ends.join(", "),
                 values.join(", "),
+                if std::env::var_os("CARGO_FEATURE_LEAVE_OUT").is_some() {
+                    format!("providers: {table}_PROVIDERS")
+                } else {
+                    String::new()
+                },
             );
         } else {
             // A plain table: its rows as a static (a constant array for the

@@ -448,8 +448,10 @@ fn read_words(
             code,
             Code::PermissionDenied | Code::Unauthenticated | Code::FailedPrecondition
         ),
-        // A catch-all class or a status: toward a compatible code only.
-        Some(_) => crate::lexicon::refines(current, code),
+        // A catch-all class or a status: toward a compatible code only (a
+        // bug the words name in a response body, as the bug they name: a
+        // 400 whose body says "Error Fatal" is the upstream's failure).
+        Some(_) => crate::lexicon::refines(current, if remote_bug { v.code } else { code }),
     };
     if !takes {
         return winner;

@@ -5,8 +5,9 @@
 //! `rules/*.json`, by default its file's tag), and so do the provider tables
 //! still written in `signals.rs`. A provider slug (`aws-dynamodb`) leaves out
 //! every tag equal to it or to one of its hyphen prefixes (`aws`). Only the
-//! `leave-out` feature, which the evaluation turns on, compiles the switch;
-//! without it nothing is ever left out and the check costs nothing.
+//! `leave-out` feature, which the evaluation turns on, compiles the switch
+//! and the tables' provider tags; without it nothing is ever left out, and
+//! the tags are not in the build.
 
 #[cfg(feature = "leave-out")]
 std::thread_local! {
@@ -30,13 +31,6 @@ pub(crate) fn off(tags: &str) -> bool {
         let provider = o.borrow();
         !provider.is_empty() && tags.split(' ').any(|t| covers(&provider, t))
     })
-}
-
-/// Without the evaluation feature nothing is turned off.
-#[cfg(not(feature = "leave-out"))]
-#[inline(always)]
-pub(crate) fn off(_tags: &str) -> bool {
-    false
 }
 
 /// `tag` is `provider` or one of its hyphen prefixes (`aws` of `aws-s3`).

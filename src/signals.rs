@@ -88,7 +88,9 @@ struct Table<T: 'static, const M: usize> {
     values: &'static [T],
     slots: [u8; M],
     /// The providers whose knowledge the table is (space-separated; empty
-    /// for general knowledge), for the leave-one-provider-out evaluation.
+    /// for general knowledge), for the leave-one-provider-out evaluation:
+    /// only its build carries them.
+    #[cfg(feature = "leave-out")]
     providers: &'static str,
 }
 
@@ -100,6 +102,7 @@ impl<T: Copy, const M: usize> Table<T, M> {
 
     /// The row of `key`, unless the table's providers are left out.
     fn row(&self, key: &str) -> Option<usize> {
+        #[cfg(feature = "leave-out")]
         if crate::leave_out::off(self.providers) {
             return None;
         }
@@ -633,9 +636,21 @@ fn read_headers(
     if headers.is_empty() {
         return;
     }
-    if let Some(v) = header(headers, "retry-after-ms") {
-        if let Some(ms) = parse_decimal(v, 0) {
-            g.retry_after(ms, ev(format_args!("retry-after-ms {ms}")));
+    // A retry-after header under its provider's own name: `retry-after-ms`
+    // and Azure's `x-ms-retry-after-ms` (milliseconds), OpenSky's
+    // `X-Rate-Limit-Retry-After-Seconds`, an `X-Retry-After` (seconds). The
+    // standard `Retry-After` is read below (seconds or an HTTP-date). Names
+    // are lowercase here (`headers_of`).
+    for (n, v) in headers {
+        let scale = match n.strip_suffix("-seconds").unwrap_or(n) {
+            "retry-after" => continue,
+            m if m.ends_with("retry-after") => 1000,
+            m if m.ends_with("retry-after-ms") => 1,
+            _ => continue,
+        };
+        if let Some(ms) = crate::rules::scaled(v, scale) {
+            g.retry_after(ms, ev(format_args!("{n} {}", fmt_delay(ms))));
+            break;
         }
     }
     if let Some(v) = header(headers, "retry-after") {
@@ -655,11 +670,6 @@ fn read_headers(
                     )));
                 }
             }
-        }
-    }
-    if let Some(v) = header(headers, "x-ms-retry-after-ms") {
-        if let Some(ms) = parse_decimal(v, 0) {
-            g.retry_after(ms, ev(format_args!("x-ms-retry-after-ms {ms}")));
         }
     }
     // Rate-limit reset headers say when the window resets; on a refusal
@@ -973,8 +983,9 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroup
     ("/month", 8),
     ("/ day", 8),
     // Every lead of [`STATUS_LEADS`] contains one of these.
-    // "response code ", "unexpected server response: ", "unexpected response ".
-    ("response", 10),
+    // "response code ", "unexpected server response: ", "unexpected response ",
+    // "resp ".
+    ("resp", 10),
     ("client error", 10),
     ("server error", 10),
     ("http ", 10),
@@ -1921,6 +1932,8 @@ static STATUS_LEADS: &str = lines![
     "returns ",
     "returns  ",
     "status] => ",
+    // Dulwich "unexpected http resp 502 for https://…"
+    "resp ",
     "erro ",
 ];
 
@@ -2426,6 +2439,10 @@ mod tests {
             ),
             ("ERRO 400 : CobOperacaoInvalida", Some(400)),
             ("exit code 1", None),
+            (
+                "unexpected http resp 502 for https://x/info/refs",
+                Some(502),
+            ),
         ] {
             assert_eq!(status_in_text(text), status, "{text}");
         }

@@ -165,6 +165,9 @@ pub struct Table {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View<'t> {
     pub tag: &'t str,
+    /// Only the evaluation's build reads which providers a rule knows
+    /// (`leave_out`); no other build carries them.
+    #[cfg(feature = "leave-out")]
     pub providers: &'t str,
     pub at: &'t [Loc],
     pub take: Take,
@@ -179,6 +182,7 @@ impl Table {
     pub fn view(&self) -> View<'_> {
         View {
             tag: &self.tag,
+            #[cfg(feature = "leave-out")]
             providers: &self.providers,
             at: &self.at,
             take: self.take,
