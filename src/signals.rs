@@ -929,7 +929,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<61> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -969,16 +969,17 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<62> = crate::text::PhraseGroup
     // "retry in", "retry after", "retry again", "retry this request in": the
     // leads are looked for once this is seen.
     ("retry", 9),
-    ("wait for", 9),
-    ("please wait", 9),
-    ("reset in", 9),
-    ("retry-after", 9),
+    // "wait for", "please wait", "wait at least", "wait until".
     ("wait ", 9),
+    ("reset in", 9),
     ("available in", 9),
     ("this after", 9),
     ("try after", 9),
-    ("request in", 9),
-    ("request after", 9),
+    // "request in", "request after".
+    ("request ", 9),
+    ("suspended for", 9),
+    ("availability: ", 9),
+    ("remaining period", 9),
     ("/ month", 8),
     ("/month", 8),
     ("/ day", 8),
@@ -2093,6 +2094,12 @@ static DELAY_LEADS: &str = lines![
     "request after ",
     // AWS "Wait until 2023-12-29T12:51:32Z UTC and try again"
     "wait until ",
+    // TronGrid "the query server is suspended for 5 s"; Codecov "Expected time
+    // to availability: 1009s."; Home Connect "Requests are blocked during the
+    // remaining period of 50460 seconds."
+    "suspended for ",
+    "availability: ",
+    "remaining period of ",
 ];
 
 /// A delay a message states, in milliseconds (fractions rounded up): a
@@ -2331,6 +2338,15 @@ mod tests {
             ("quota exceeded. Retry-After: 30", 30_000),
             ("{'rate_limit_parameters': {'Retry-After': 10}}", 10_000),
             (r#"{"Retry-After": 7, "limit": 5}"#, 7_000),
+            ("the query server is suspended for 5 s", 5_000),
+            (
+                "Rate limit reached. Expected time to availability: 1009s.",
+                1_009_000,
+            ),
+            (
+                "Requests are blocked during the remaining period of 50460 seconds.",
+                50_460_000,
+            ),
         ] {
             assert_eq!(delay_in_text(text, None), Some(ms), "{text}");
         }
