@@ -175,10 +175,9 @@ fn lexicon(codes: &[String]) -> String {
             let w = w.as_u64().filter(|w| (1..=5).contains(w));
             let w = w.unwrap_or_else(|| panic!("{path}: {phrase}: weight 1 to 5"));
             // A phrase with letters outside ASCII (Chinese, Japanese, Korean,
-            // accented or Cyrillic words): matched anywhere in the words, as
-            // it is written (the words keep such letters as they are), and
-            // with its first letter a capital, as a message starts
-            // ("Доступ запрещен"), when that letter has one.
+            // accented or Cyrillic words): matched anywhere in the words, in
+            // small letters as the words have them (`form::small_letter`:
+            // "Доступ запрещен" is read as "доступ запрещен").
             if phrase.bytes().any(|b| b >= 0x80) {
                 assert!(
                     !phrase.starts_with(' ')
@@ -191,14 +190,8 @@ fn lexicon(codes: &[String]) -> String {
                             || c == ' '),
                     "{path}: {phrase:?}: single spaces, no capitals"
                 );
-                phrases.push((phrase.clone(), code, w, retry));
-                let mut chars = phrase.chars();
-                if let Some(first) = chars.next().filter(|c| !c.is_ascii()) {
-                    let capital: String = first.to_uppercase().chain(chars).collect();
-                    if capital != *phrase {
-                        phrases.push((capital, code, w, retry));
-                    }
-                }
+                let small: String = phrase.chars().map(form::small_letter).collect();
+                phrases.push((small, code, w, retry));
                 continue;
             }
             let (words, stem) = match phrase.strip_suffix('*') {
@@ -328,7 +321,8 @@ fn lexicon(codes: &[String]) -> String {
                 }
                 .unwrap_or_else(|| panic!("{path}: {key}: {w}"));
                 if word.bytes().any(|b| b >= 0x80) {
-                    format!("{word:?}")
+                    let small: String = word.chars().map(form::small_letter).collect();
+                    format!("{small:?}")
                 } else {
                     format!("{:?}", format!(" {word} "))
                 }

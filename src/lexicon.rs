@@ -168,7 +168,8 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
     }
     let chars: Vec<char> = text.chars().take(MAX_TEXT).collect();
     let class = |c: char| {
-        // Letters outside ASCII are read as they are, as small letters.
+        // Letters outside ASCII are small letters here (capitals of Latin-1,
+        // Greek and Cyrillic become them, `form::small_letter`).
         if c.is_ascii_lowercase() || !c.is_ascii() {
             Class::Lower
         } else if c.is_ascii_uppercase() {
@@ -238,7 +239,7 @@ pub(crate) fn push_words(text: &str, out: &mut String) {
         if split && !out.ends_with(' ') {
             out.push(' ');
         }
-        out.push(c.to_ascii_lowercase());
+        out.push(crate::rules::form::small_letter(c));
         prev = k;
     }
     if !out.ends_with(' ') {
@@ -795,6 +796,25 @@ mod tests {
         w.push(' ');
         push_words("found", &mut w);
         assert_eq!(read_text(&w, 0, None), None);
+    }
+
+    #[test]
+    fn capitals_of_latin_greek_and_cyrillic_read_as_small_letters() {
+        use crate::rules::form::small_letter;
+        assert_eq!(small_letter('Д'), 'д');
+        assert_eq!(small_letter('Ё'), 'ё');
+        assert_eq!(small_letter('Ç'), 'ç');
+        assert_eq!(small_letter('×'), '×');
+        assert_eq!(small_letter('Σ'), 'σ');
+        assert_eq!(small_letter('ł'), 'ł');
+        assert_eq!(small_letter('已'), '已');
+        for text in [
+            "Доступ запрещен",
+            "ДОСТУП ЗАПРЕЩЕН",
+            "ошибка: доступ запрещен",
+        ] {
+            assert_eq!(code_of(text), Some(Code::PermissionDenied), "{text}");
+        }
     }
 
     #[test]

@@ -318,6 +318,26 @@ pub const fn start_class(b: u8) -> u8 {
     }
 }
 
+/// A letter as the lexicon reads it: ASCII, Latin-1, Greek and Cyrillic
+/// capitals as small letters, every other character as it is. The words of
+/// an error (`lexicon::push_words`) and the lexicon's phrases (`build.rs`)
+/// both go through it, so "Доступ запрещен" and "ДОСТУП ЗАПРЕЩЕН" read as
+/// the phrase "доступ запрещен".
+pub const fn small_letter(c: char) -> char {
+    let u = c as u32;
+    let small = match u {
+        0x41..=0x5A | 0xC0..=0xD6 | 0xD8..=0xDE | 0x391..=0x3A1 | 0x3A3..=0x3AB | 0x410..=0x42F => {
+            u + 0x20
+        }
+        0x400..=0x40F => u + 0x50,
+        _ => u,
+    };
+    match char::from_u32(small) {
+        Some(c) => c,
+        None => c,
+    }
+}
+
 /// The tiers a rule may name, strongest first (see `signals` for the numbers).
 pub const TIERS: [&str; 10] = [
     "user",
