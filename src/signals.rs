@@ -707,10 +707,13 @@ fn read_headers(
                 break;
             }
         }
-        // IETF draft `RateLimit: "api";r=0;t=55` (Hugging Face).
-        if let Some(t) = header(headers, "ratelimit")
-            .and_then(|v| crate::text::split_once(v, ";t=").map(|(_, t)| t))
-        {
+        // IETF draft `RateLimit: "api";r=0;t=55` (Hugging Face), and its
+        // earlier form `limit=100, remaining=0, reset=5` (Close).
+        if let Some(t) = header(headers, "ratelimit").and_then(|v| {
+            crate::text::split_once(v, ";t=")
+                .or_else(|| crate::text::split_once(v, "reset="))
+                .map(|(_, t)| t)
+        }) {
             let t = t.split([';', ',']).next().unwrap_or(t);
             if let Some(ms) = crate::rules::scaled(t, 1000) {
                 g.retry_after(ms, ev(format_args!("ratelimit t={}", fmt_delay(ms))));
