@@ -1948,6 +1948,11 @@ static STATUS_LEADS: &str = lines![
 pub(crate) fn status_in_text(m: &str) -> Option<u16> {
     let b = m.as_bytes();
     let three = |i: usize| status_digits(b, i);
+    // No 4 or 5, no 4xx or 5xx status (the common case), without a scan
+    // for every lead.
+    if !b.iter().any(|&c| c == b'4' || c == b'5') {
+        return None;
+    }
     // The leads, split once: this runs on every message that names a status.
     static LEADS: std::sync::OnceLock<Vec<&str>> = std::sync::OnceLock::new();
     for lead in LEADS.get_or_init(|| STATUS_LEADS.split_terminator('\n').collect()) {
