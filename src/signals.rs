@@ -932,7 +932,7 @@ const DELAY: u32 = 1 << 9;
 const STATUS_LEAD: u32 = 1 << 10;
 
 /// Everything a message is searched for, in any case, in one pass.
-static MESSAGE_PHRASES: crate::text::PhraseGroups<61> = crate::text::PhraseGroups::new([
+static MESSAGE_PHRASES: crate::text::PhraseGroups<58> = crate::text::PhraseGroups::new([
     ("rate limit", 0),
     ("too many requests", 0),
     ("ratelimit", 0),
@@ -987,18 +987,15 @@ static MESSAGE_PHRASES: crate::text::PhraseGroups<61> = crate::text::PhraseGroup
     ("/month", 8),
     ("/ day", 8),
     // Every lead of [`STATUS_LEADS`] contains one of these.
-    // "response code ", "unexpected server response: ", "unexpected response ",
-    // "resp ".
+    // "response code", "response", "resp".
     ("resp", 10),
-    ("client error", 10),
-    ("server error", 10),
-    ("http ", 10),
-    // "status code ", "status: ", "statusCode: ".
-    ("status", 10),
-    // "error", and Portuguese "erro ".
+    // "client error '", "server error '", "error", "erro".
     ("erro", 10),
-    ("returned ", 10),
-    ("returns ", 10),
+    ("http", 10),
+    // "status code", "status", "statuscode", "status_code", "status] => ".
+    ("status", 10),
+    // "returned", "returns".
+    ("return", 10),
     (", got ", 10),
     ("failed", 10),
     ("too many ", 10),
@@ -1860,66 +1857,54 @@ fn read_rules(
 /// Phrases an HTTP client puts right before the status it got: axios
 /// "Request failed with status code 429", Go "unexpected status code: 503",
 /// got "Response code 429 (Too Many Requests)", httpx "Client error '404 Not
-/// Found' for url …".
+/// Found' for url …". Spaces, `:` and `=` after a lead are skipped ("status:
+/// 503", "status=503", "status code: 429", "returns  429").
 static STATUS_LEADS: &str = lines![
-    "status code ",
-    "status code: ",
-    "status code=",
-    // key=value and key: value logs ("Failed to get scenes. httpStatusCode=401",
-    // "status=503", Python's "status_code: 429"); "statuscode=" also reads
-    // "httpStatusCode=", "status=" reads "http_status=".
-    "status=",
-    "statuscode=",
-    "status_code=",
-    "status_code: ",
+    // "status code 429", "status=503", "Status: 502", "received status 403",
+    // "error occurred: status 500", "http status 404"; key=value logs
+    // ("httpStatusCode=401", "status_code: 429"; "statuscode" reads
+    // "httpStatusCode", Swift's SignalR "webError(statusCode: 500)").
+    "status code",
+    "status",
+    "statuscode",
+    "status_code",
     // A JSON body quoted in a message ('{"status_code":401,…}', '"status": 503').
-    "status\":",
-    "status\": ",
-    "status_code\":",
-    "status_code\": ",
-    "statuscode\":",
-    "statuscode\": ",
-    // Swift's SignalR client: "SignalRError.webError(statusCode: 500)"
-    "statuscode: ",
-    "response code ",
-    // Java's HttpURLConnection: "Server returned HTTP response code: 403 for URL: …"
-    "response code: ",
+    "status\"",
+    "status_code\"",
+    "statuscode\"",
+    // got "Response code 429", Java's HttpURLConnection "Server returned HTTP
+    // response code: 403 for URL: …", ws "Unexpected server response: 502",
+    // cabal-install "Unexpected response 503 for http://…", Dulwich "unexpected
+    // http resp 502 for https://…"
+    "response code",
+    "response",
+    "resp",
     "client error '",
     "server error '",
-    "http status ",
-    "http error ",
-    "status: ",
-    "error occurred: status ",
-    // curl: "(22) The requested URL returned error: 403"
-    "returned error: ",
-    // ws: "Unexpected server response: 502"
-    "unexpected server response: ",
+    "http error",
     // curl through a proxy: "Received HTTP code 403 from proxy after CONNECT";
     // Haskell's HTTP package: "ErrorMisc \"Error HTTP code: 502\""
-    "http code ",
-    "http code: ",
-    // cabal-install: "Unexpected response 503 for http://…"
-    "unexpected response ",
+    "http code",
     // git: "RPC failed; HTTP 413 curl 22 …", "(HTTP 429)", "HTTP 502"
-    "http ",
-    // "received status 403", "failed with status 503"
-    "status ",
-    // "SonarQube answered with Error 404 on …", "error 503"
-    "error ",
+    "http",
+    // "SonarQube answered with Error 404 on …", "error 503", curl's "(22) The
+    // requested URL returned error: 403", loki-mcp's "HTTP error: 401 - no org
+    // id"; Portuguese "ERRO 400 : …"
+    "error",
+    "erro",
     // "Aiven API Error (400): Service name must …"
     "error (",
-    // "query execution failed: HTTP error: 401 - no org id" (loki-mcp)
-    "error: ",
     // The OpenAI Python SDK's APIStatusError: "Error code: 429 - {'error': …}"
-    "error code: ",
+    "error code",
     // "BrowserStack returned 404 while …", "the API returned 500", "Server
-    // returned a 503" (a Scryfall client)
-    "returned ",
+    // returned a 503" (a Scryfall client), "…/api/history/… returns 429"
+    "returned",
     "returned a ",
+    "returns",
     // cargo: "failed to get 200 response from `…`, got 502"
     ", got ",
     // "API request failed: 401 {…}", dbt's "API request failed (404) for GET …"
-    "failed: ",
+    "failed",
     "failed (",
     // urllib3's ResponseError: "too many 500 error responses"
     "too many ",
@@ -1927,18 +1912,9 @@ static STATUS_LEADS: &str = lines![
     // with the code: 401", "failed with code 404", Starscream "WSError(…
     // code: 429)", "error = Incorrect CRC value, code = 400", opam "curl:
     // code 404 while downloading"
-    "code: ",
-    "code = ",
-    "code=",
-    "code ",
-    // "…/api/history/… returns 429" (one space or more); PHP's print_r of a response, "Array (
-    // [HTTP Status] => 500 …"; Portuguese "ERRO 400 : …"
-    "returns ",
-    "returns  ",
+    "code",
+    // PHP's print_r of a response, "Array ( [HTTP Status] => 500 …"
     "status] => ",
-    // Dulwich "unexpected http resp 502 for https://…"
-    "resp ",
-    "erro ",
 ];
 
 /// The HTTP status an exception's text states (4xx and 5xx only): after one
@@ -1959,6 +1935,10 @@ pub(crate) fn status_in_text(m: &str) -> Option<u16> {
         let mut from = 0;
         while let Some(at) = find_ci(&m[from..], lead) {
             let i = from + at + lead.len();
+            let i = i + b[i..]
+                .iter()
+                .take_while(|c| matches!(c, b' ' | b':' | b'='))
+                .count();
             if let Some(n) = three(i) {
                 return Some(n);
             }
