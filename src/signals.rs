@@ -643,7 +643,7 @@ fn read_headers(
     // are lowercase here (`headers_of`).
     for (n, v) in headers {
         let scale = match n.strip_suffix("-seconds").unwrap_or(n) {
-            "retry-after" => continue,
+            _ if n == "retry-after" => continue,
             m if m.ends_with("retry-after") => 1000,
             m if m.ends_with("retry-after-ms") => 1,
             _ => continue,
