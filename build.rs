@@ -109,7 +109,7 @@ impl Out {
         format!(
             "View {{ tag: {:?}, {}at: &{at}, take: Take::{:?}, when: &{when}, strength: {}, keys: {:?}, rows: &{rows}, delays: &{delays} }}",
             t.tag,
-            shipped_providers(&t.providers),
+            providers_field(&format!("{:?}", t.providers)),
             t.take,
             t.strength,
             t.keys
@@ -117,13 +117,13 @@ impl Out {
     }
 }
 
-/// A table's `providers` field, as the generated code writes it: only the
-/// evaluation's build (the `leave-out` feature) reads which providers a
-/// rule knows, so no other build has the field (about 300 bytes gzipped of
-/// the component).
-fn shipped_providers(providers: &str) -> String {
+/// A table's `providers` field set to `value`, as the generated code writes
+/// it: only the evaluation's build (the `leave-out` feature) reads which
+/// providers a rule knows, so no other build has the field (about 300 bytes
+/// gzipped of the component).
+fn providers_field(value: &str) -> String {
     if std::env::var_os("CARGO_FEATURE_LEAVE_OUT").is_some() {
-        format!("providers: {providers:?}, ")
+        format!("providers: {value}, ")
     } else {
         String::new()
     }
@@ -483,11 +483,7 @@ fn signal_tables(codes: &[String]) -> String {
                 keys.concat(),
                 ends.join(", "),
                 values.join(", "),
-                if std::env::var_os("CARGO_FEATURE_LEAVE_OUT").is_some() {
-                    format!("providers: {table}_PROVIDERS")
-                } else {
-                    String::new()
-                },
+                providers_field(&format!("{table}_PROVIDERS")),
             );
         } else {
             // A plain table: its rows as a static (a constant array for the
