@@ -1860,31 +1860,19 @@ fn read_rules(
 /// Found' for url …". Spaces, `:` and `=` after a lead are skipped ("status:
 /// 503", "status=503", "status code: 429", "returns  429").
 static STATUS_LEADS: &str = lines![
-    // "status code 429", "status=503", "Status: 502", "received status 403",
-    // "error occurred: status 500", "http status 404"; key=value logs
-    // ("httpStatusCode=401", "status_code: 429"; "statuscode" reads
-    // "httpStatusCode", Swift's SignalR "webError(statusCode: 500)").
-    "status code",
+    // "status=503", "Status: 502", "received status 403", "error occurred:
+    // status 500", "http status 404".
     "status",
-    "statuscode",
-    "status_code",
     // A JSON body quoted in a message ('{"status_code":401,…}', '"status": 503').
     "status\"",
     "status_code\"",
     "statuscode\"",
-    // got "Response code 429", Java's HttpURLConnection "Server returned HTTP
-    // response code: 403 for URL: …", ws "Unexpected server response: 502",
-    // cabal-install "Unexpected response 503 for http://…", Dulwich "unexpected
-    // http resp 502 for https://…"
-    "response code",
+    // ws "Unexpected server response: 502", cabal-install "Unexpected response
+    // 503 for http://…", Dulwich "unexpected http resp 502 for https://…"
     "response",
     "resp",
     "client error '",
     "server error '",
-    "http error",
-    // curl through a proxy: "Received HTTP code 403 from proxy after CONNECT";
-    // Haskell's HTTP package: "ErrorMisc \"Error HTTP code: 502\""
-    "http code",
     // git: "RPC failed; HTTP 413 curl 22 …", "(HTTP 429)", "HTTP 502"
     "http",
     // "SonarQube answered with Error 404 on …", "error 503", curl's "(22) The
@@ -1894,8 +1882,6 @@ static STATUS_LEADS: &str = lines![
     "erro",
     // "Aiven API Error (400): Service name must …"
     "error (",
-    // The OpenAI Python SDK's APIStatusError: "Error code: 429 - {'error': …}"
-    "error code",
     // "BrowserStack returned 404 while …", "the API returned 500", "Server
     // returned a 503" (a Scryfall client), "…/api/history/… returns 429"
     "returned",
@@ -1908,10 +1894,13 @@ static STATUS_LEADS: &str = lines![
     "failed (",
     // urllib3's ResponseError: "too many 500 error responses"
     "too many ",
-    // A status a library prints as a code: "The Intercom API request failed
-    // with the code: 401", "failed with code 404", Starscream "WSError(…
-    // code: 429)", "error = Incorrect CRC value, code = 400", opam "curl:
-    // code 404 while downloading"
+    // Every "… code" before a status: axios "Request failed with status code
+    // 429", got "Response code 429", Java's HttpURLConnection "Server returned
+    // HTTP response code: 403 for URL: …", the OpenAI Python SDK's "Error
+    // code: 429 - {…}", curl through a proxy "Received HTTP code 403", key=value
+    // logs ("httpStatusCode=401", "status_code: 429"), Swift's SignalR
+    // "webError(statusCode: 500)", "failed with the code: 401", Starscream
+    // "WSError(… code: 429)", "code = 400", opam "curl: code 404 while …"
     "code",
     // PHP's print_r of a response, "Array ( [HTTP Status] => 500 …"
     "status] => ",
